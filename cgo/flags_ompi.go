@@ -1,0 +1,9 @@
+//go:build !mpich
+
+package cgo
+
+// #cgo pkg-config: ompi-c
+import "C"
+
+// Implementation names the MPI library this package was built against.
+const Implementation = "Open MPI"

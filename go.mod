@@ -1,0 +1,3 @@
+module github.com/goga-hpc/goga
+
+go 1.26.8

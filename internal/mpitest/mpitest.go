@@ -1,0 +1,281 @@
+// Package mpitest runs Go tests on several MPI ranks from a plain `go test`.
+//
+// A test that needs ranks calls Run. In the ordinary `go test` process (the
+// parent) Run relaunches the test binary under mpirun once per rank count (1, 2,
+// 3 and 4 unless Ranks says otherwise), with -test.run narrowed to the calling
+// test, and fails if any rank fails, if fewer ranks than launched report
+// success, or if the job outlives its timeout (it is then killed). The job's
+// output, tagged by rank, is shown on failure. In the relaunched processes (the
+// children) Run simply calls the test body on every rank.
+//
+// A package that uses Run needs a TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
+//
+// Main initializes MPI in the children and finalizes it after the tests. A rank
+// whose test body fails aborts the job (MPI_Abort) so that the other ranks do not
+// wait for it in a collective call.
+package mpitest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+const (
+	envChild   = "GOGA_MPITEST_CHILD"
+	envTimeout = "GOGA_MPITEST_TIMEOUT"
+	envRanks   = "GOGA_MPITEST_RANKS"
+	envMpirun  = "GOGA_MPIRUN"
+)
+
+// Transport selects how ranks reach each other.
+type Transport int
+
+const (
+	// SharedMemory is Open MPI's default on one node.
+	SharedMemory Transport = iota
+	// TCP forces the network path: two-sided traffic over btl tcp and one-sided
+	// traffic over osc ucx with UCX_TLS=tcp. (btl self,tcp alone leaves RMA on
+	// shared memory; see DESIGN.md.)
+	TCP
+)
+
+func (tr Transport) String() string {
+	if tr == TCP {
+		return "tcp"
+	}
+	return "shm"
+}
+
+// Args returns the mpirun arguments that select the transport.
+func (tr Transport) Args() []string {
+	if tr == TCP {
+		return []string{"--mca", "pml", "ob1", "--mca", "btl", "self,tcp", "--mca", "osc", "ucx", "-x", "UCX_TLS=tcp"}
+	}
+	return nil
+}
+
+type config struct {
+	ranks      []int
+	transports []Transport
+	timeout    time.Duration
+}
+
+// Option changes how Run launches a test.
+type Option func(*config)
+
+// Ranks sets the rank counts to run with (default 1, 2, 3, 4, or the
+// comma-separated list in GOGA_MPITEST_RANKS).
+func Ranks(n ...int) Option { return func(c *config) { c.ranks = n } }
+
+// Transports sets the transports to run over (default SharedMemory).
+func Transports(tr ...Transport) Option { return func(c *config) { c.transports = tr } }
+
+// Timeout sets how long one launch may take before it is killed (default 120 s,
+// or GOGA_MPITEST_TIMEOUT as a Go duration).
+func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// Child reports whether this process is a rank launched by Run.
+func Child() bool { return os.Getenv(envChild) == "1" }
+
+// Main runs a package's tests. In a child it initializes MPI before and
+// finalizes it after; it returns the exit code for os.Exit.
+func Main(m *testing.M) int {
+	if !Child() {
+		return m.Run()
+	}
+	if _, err := mpi.Init(); err != nil {
+		fmt.Fprintln(os.Stderr, "mpitest: MPI init failed:", err)
+		return 1
+	}
+	code := m.Run()
+	if code != 0 {
+		mpi.Abort(code)
+	}
+	if err := mpi.Finalize(); err != nil {
+		fmt.Fprintln(os.Stderr, "mpitest: MPI finalize failed:", err)
+		return 1
+	}
+	return 0
+}
+
+// Run runs body on every rank of a job for each configured rank count and
+// transport. body may use mpi.World(); it runs on all ranks in the same order.
+func Run(t *testing.T, body func(t *testing.T), opts ...Option) {
+	t.Helper()
+	if Child() {
+		runChild(t, body)
+		return
+	}
+	cfg := config{ranks: defaultRanks(), transports: []Transport{SharedMemory}, timeout: defaultTimeout()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	for _, tr := range cfg.transports {
+		for _, np := range cfg.ranks {
+			name := fmt.Sprintf("np=%d", np)
+			if tr != SharedMemory {
+				name += "/" + tr.String()
+			}
+			t.Run(name, func(t *testing.T) { launch(t, np, tr, cfg.timeout) })
+		}
+	}
+}
+
+func runChild(t *testing.T, body func(t *testing.T)) {
+	w := mpi.World()
+	body(t)
+	if t.Failed() {
+		fmt.Fprintf(os.Stderr, "mpitest: rank %d of %d failed %s; aborting the job\n", w.Rank(), w.Size(), t.Name())
+		mpi.Abort(1)
+	}
+	fmt.Printf("mpitest: rank %d of %d passed %s\n", w.Rank(), w.Size(), t.Name())
+}
+
+func defaultRanks() []int {
+	if s := os.Getenv(envRanks); s != "" {
+		var out []int
+		for _, f := range strings.Split(s, ",") {
+			if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+				out = append(out, n)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return []int{1, 2, 3, 4}
+}
+
+func defaultTimeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(envTimeout)); err == nil && d > 0 {
+		return d
+	}
+	return 120 * time.Second
+}
+
+// Mpirun returns the command that launches jobs: $GOGA_MPIRUN, else the
+// repository's mpirun.sh.
+func Mpirun() (string, error) {
+	if s := os.Getenv(envMpirun); s != "" {
+		return s, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, "mpirun.sh")
+		if _, err := os.Stat(p); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				return p, nil
+			}
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", errors.New("mpitest: mpirun.sh not found above the package directory; set GOGA_MPIRUN")
+		}
+		dir = up
+	}
+}
+
+// runPattern is a -test.run pattern that selects exactly the test t.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+func launch(t *testing.T, np int, tr Transport, timeout time.Duration) {
+	parent := t.Name()[:strings.LastIndex(t.Name(), "/np=")]
+	res, err := Launch(LaunchSpec{
+		Ranks:     np,
+		Transport: tr,
+		Timeout:   timeout,
+		Args:      []string{"-test.run", runPattern(parent), "-test.v", "-test.count=1"},
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, res.Output)
+	}
+	marker := "passed " + parent + "\n"
+	if n := strings.Count(res.Output, marker); n != np {
+		t.Fatalf("%d of %d ranks reported passing %s\n%s", n, np, parent, res.Output)
+	}
+	if testing.Verbose() {
+		t.Logf("%d ranks passed in %v", np, res.Elapsed.Round(time.Millisecond))
+	}
+}
+
+// LaunchSpec describes a job: the test binary (or Program) on Ranks ranks.
+type LaunchSpec struct {
+	Ranks     int
+	Transport Transport
+	Timeout   time.Duration
+	Program   string   // default: this test binary
+	Args      []string // arguments for each rank
+	Env       []string // extra environment, NAME=value
+}
+
+// Result is what a finished job printed and how long it took.
+type Result struct {
+	Output  string
+	Elapsed time.Duration
+}
+
+// Launch runs a job under mpirun, marked as a child of mpitest, and returns an
+// error if it fails or times out.
+func Launch(s LaunchSpec) (Result, error) {
+	mpirun, err := Mpirun()
+	if err != nil {
+		return Result{}, err
+	}
+	prog := s.Program
+	if prog == "" {
+		if prog, err = os.Executable(); err != nil {
+			return Result{}, err
+		}
+	}
+	if s.Timeout == 0 {
+		s.Timeout = defaultTimeout()
+	}
+	args := []string{"-np", strconv.Itoa(s.Ranks), "--tag-output"}
+	args = append(args, s.Transport.Args()...)
+	args = append(args, prog)
+	args = append(args, s.Args...)
+	ctx, cancel := context.WithTimeout(context.Background(), s.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, mpirun, args...)
+	cmd.Env = append(append(os.Environ(), envChild+"=1"), s.Env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// On timeout, end the whole process group: mpirun and every rank it started.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err = cmd.Run()
+	res := Result{Output: out.String(), Elapsed: time.Since(start)}
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return res, fmt.Errorf("mpitest: job on %d ranks (%v) hung and was killed after %v", s.Ranks, s.Transport, s.Timeout)
+	case err != nil:
+		return res, fmt.Errorf("mpitest: job on %d ranks (%v) failed: %v", s.Ranks, s.Transport, err)
+	}
+	return res, nil
+}
