@@ -141,7 +141,7 @@ func intsPtr(v []C.int) *C.int {
 	return &v[0]
 }
 
-// CInts converts Go ints to C ints for array arguments. Callers check ranges.
+// cints converts Go ints to C ints for array arguments. Callers check ranges.
 func cints(v []int) []C.int {
 	out := make([]C.int, len(v))
 	for i, x := range v {
@@ -725,3 +725,37 @@ func AllocMem(n int) (unsafe.Pointer, int) {
 
 // FreeMem is MPI_Free_mem.
 func FreeMem(p unsafe.Pointer) int { return int(C.MPI_Free_mem(p)) }
+
+// Message is a matched message from Mprobe or Improbe (MPI_Message).
+type Message uintptr
+
+// Mprobe is MPI_Mprobe.
+func Mprobe(src, tag int, c Comm, st *Status) (Message, int) {
+	var cs C.goga_status
+	var m C.goga_h
+	rc := int(C.goga_mprobe(ci(src), ci(tag), h(uintptr(c)), &m, &cs))
+	st.set(&cs)
+	return Message(m), rc
+}
+
+// Improbe is MPI_Improbe.
+func Improbe(src, tag int, c Comm, st *Status) (bool, Message, int) {
+	var cs C.goga_status
+	var m C.goga_h
+	var f C.int
+	rc := int(C.goga_improbe(ci(src), ci(tag), h(uintptr(c)), &f, &m, &cs))
+	if f != 0 {
+		st.set(&cs)
+	}
+	return f != 0, Message(m), rc
+}
+
+// Mrecv is MPI_Mrecv; it updates the message handle.
+func Mrecv(buf unsafe.Pointer, count int, t Datatype, m *Message, st *Status) int {
+	var cs C.goga_status
+	ch := C.goga_h(*m)
+	rc := int(C.goga_mrecv(buf, ci(count), h(uintptr(t)), &ch, &cs))
+	*m = Message(ch)
+	st.set(&cs)
+	return rc
+}

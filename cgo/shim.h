@@ -286,6 +286,32 @@ static inline int goga_waitany(int n, goga_h *reqs, int *index, goga_status *st)
 	return rc;
 }
 
+// Matched probe: the message handle crosses as a goga_h like the others.
+static inline int goga_mprobe(int src, int tag, goga_h c, goga_h *msg, goga_status *st) {
+	MPI_Message m;
+	MPI_Status s;
+	int rc = MPI_Mprobe(src, tag, G_COMM(c), &m, &s);
+	*msg = (goga_h)m;
+	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
+	return rc;
+}
+static inline int goga_improbe(int src, int tag, goga_h c, int *flag, goga_h *msg, goga_status *st) {
+	MPI_Message m;
+	MPI_Status s;
+	int rc = MPI_Improbe(src, tag, G_COMM(c), flag, &m, &s);
+	*msg = (goga_h)m;
+	if (rc == MPI_SUCCESS && *flag) goga_fill_status(&s, st);
+	return rc;
+}
+static inline int goga_mrecv(void *buf, int count, goga_h t, goga_h *msg, goga_status *st) {
+	MPI_Message m = (MPI_Message)(*msg);
+	MPI_Status s;
+	int rc = MPI_Mrecv(buf, count, G_TYPE(t), &m, &s);
+	*msg = (goga_h)m;
+	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
+	return rc;
+}
+
 // ---- collectives ----
 // A NULL send buffer means MPI_IN_PLACE.
 #define G_SB(p) ((p) == NULL ? MPI_IN_PLACE : (p))

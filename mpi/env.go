@@ -87,12 +87,15 @@ func InitThread(required ThreadLevel) (ThreadLevel, error) {
 	return provided, nil
 }
 
-// prepareEnv keeps Open MPI from installing its own handlers for the signals the
-// Go runtime needs (SIGSEGV, SIGBUS, SIGFPE, SIGILL), unless the user asked for
-// them. See the package documentation.
+// prepareEnv keeps UCX (which Open MPI uses for osc ucx and pml ucx) from
+// installing its own handlers for SIGSEGV, SIGBUS, SIGILL and SIGFPE: they would
+// take the signals the Go runtime turns into panics, so a nil dereference would
+// kill the process instead of panicking. A user's UCX_ERROR_SIGNALS is kept.
+// Open MPI's own handlers need nothing: it installs none where the Go runtime
+// already has one. See the package documentation.
 func prepareEnv() {
-	if _, ok := os.LookupEnv("OMPI_MCA_opal_signal"); !ok {
-		os.Setenv("OMPI_MCA_opal_signal", "")
+	if _, ok := os.LookupEnv("UCX_ERROR_SIGNALS"); !ok {
+		os.Setenv("UCX_ERROR_SIGNALS", "")
 	}
 }
 

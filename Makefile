@@ -1,0 +1,43 @@
+# goga: the README's two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+NP ?= 4
+export PATH := $(PATH):/usr/local/go/bin
+
+.PHONY: all deps build demo test vet fmt-check bench-mpi check-mpich clean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+build: deps
+	$(GO) build ./...
+	@mkdir -p bin
+	$(GO) build -o bin/demo ./cmd/demo
+
+# The demo on $(NP) ranks.
+demo: build
+	./mpirun.sh -np $(NP) bin/demo
+
+fmt-check:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+test: deps fmt-check vet
+	$(GO) test -count=1 -timeout 30m ./...
+
+# The cost of a cgo crossing, an 8-byte Allreduce and an 8-byte Put + flush,
+# from Go and from C in the same run, on 2 ranks.
+bench-mpi: deps
+	$(GO) test -c -o bin/mpibench.test ./internal/ctest
+	./mpirun.sh -np 2 bin/mpibench.test -test.run '^$$' -test.bench . -test.benchtime 200000x
+
+# Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
+check-mpich:
+	$(GO) vet -tags mpich ./...
+
+clean:
+	rm -rf bin

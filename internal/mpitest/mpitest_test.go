@@ -1,0 +1,123 @@
+package mpitest_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
+
+const fixtureEnv = "GOGA_MPITEST_FIXTURE"
+
+// TestFixture misbehaves on purpose, in the way $GOGA_MPITEST_FIXTURE says,
+// when TestLauncher launches it.
+func TestFixture(t *testing.T) {
+	mode := os.Getenv(fixtureEnv)
+	if !mpitest.Child() || mode == "" {
+		t.Skip("run by TestLauncher")
+	}
+	mpitest.Run(t, func(t *testing.T) {
+		w := mpi.World()
+		last := w.Size() - 1
+		switch mode {
+		case "fail":
+			if w.Rank() == last {
+				t.Error("the last rank fails on purpose")
+			}
+		case "hang":
+			if w.Rank() == 0 {
+				time.Sleep(time.Hour)
+			}
+		case "panic":
+			if w.Rank() == last {
+				panic("the last rank panics on purpose")
+			}
+		case "nil":
+			if w.Rank() == last {
+				var p *[4]int
+				p[1] = 1 // SIGSEGV in Go code, unrecovered
+			}
+		case "recover":
+			// A nil dereference after MPI_Init must still be an ordinary,
+			// recoverable Go panic: MPI's signal handlers must not take it.
+			var got any
+			func() {
+				defer func() { got = recover() }()
+				var p *[4]int
+				p[2] = 1
+			}()
+			if got == nil || !strings.Contains(got.(error).Error(), "nil pointer") {
+				t.Fatalf("recovered %v, want a nil pointer dereference", got)
+			}
+		}
+		if err := w.Barrier(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func launch(t *testing.T, mode string, np int, timeout time.Duration, tr ...mpitest.Transport) (mpitest.Result, error) {
+	spec := mpitest.LaunchSpec{
+		Ranks:   np,
+		Timeout: timeout,
+		Args:    []string{"-test.run", "^TestFixture$", "-test.v"},
+		Env:     []string{fixtureEnv + "=" + mode},
+	}
+	if len(tr) > 0 {
+		spec.Transport = tr[0]
+	}
+	return mpitest.Launch(spec)
+}
+
+func TestLauncher(t *testing.T) {
+	if mpitest.Child() {
+		t.Skip("parent only")
+	}
+	for _, tr := range []mpitest.Transport{mpitest.SharedMemory, mpitest.TCP} {
+		// Over TCP, UCX is loaded: its signal handlers must not take Go's.
+		t.Run("recover/"+tr.String(), func(t *testing.T) {
+			res, err := launch(t, "recover", 2, time.Minute, tr)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, res.Output)
+			}
+			if n := strings.Count(res.Output, "passed TestFixture"); n != 2 {
+				t.Fatalf("%d ranks passed, want 2\n%s", n, res.Output)
+			}
+		})
+	}
+	for _, c := range []struct{ mode, want string }{
+		{"fail", "the last rank fails on purpose"},
+		{"panic", "the last rank panics on purpose"},
+		{"nil", "nil pointer dereference"},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			start := time.Now()
+			res, err := launch(t, c.mode, 3, time.Minute)
+			if err == nil {
+				t.Fatalf("job succeeded; want a failure\n%s", res.Output)
+			}
+			if !strings.Contains(res.Output, c.want) {
+				t.Fatalf("output lacks %q\n%s", c.want, res.Output)
+			}
+			if strings.Contains(err.Error(), "hung") {
+				t.Fatalf("the job hung instead of ending: %v", err)
+			}
+			t.Logf("failed as it should in %v: %v", time.Since(start).Round(time.Millisecond), err)
+		})
+	}
+	t.Run("hang", func(t *testing.T) {
+		start := time.Now()
+		res, err := launch(t, "hang", 2, 4*time.Second)
+		if err == nil || !strings.Contains(err.Error(), "hung") {
+			t.Fatalf("err = %v, want a hang report\n%s", err, res.Output)
+		}
+		if d := time.Since(start); d > 15*time.Second {
+			t.Fatalf("killing the hung job took %v", d)
+		}
+	})
+}
