@@ -3,6 +3,11 @@ package cgo
 /*
 #include "shim.h"
 
+// noescape lets Go keep a call's pointer arguments on the goroutine stack. It is
+// only for calls that are done with their buffers when they return: not for the
+// one-sided calls, where MPI reads or writes the origin buffer until a flush,
+// and a goroutine stack may move in between.
+
 #cgo noescape goga_init_thread
 #cgo nocallback goga_init_thread
 #cgo noescape goga_comm_rank_size
@@ -19,17 +24,11 @@ package cgo
 #cgo nocallback goga_reduce
 #cgo noescape goga_allreduce
 #cgo nocallback goga_allreduce
-#cgo noescape goga_put
 #cgo nocallback goga_put
-#cgo noescape goga_get
 #cgo nocallback goga_get
-#cgo noescape goga_accumulate
 #cgo nocallback goga_accumulate
-#cgo noescape goga_get_accumulate
 #cgo nocallback goga_get_accumulate
-#cgo noescape goga_fetch_and_op
 #cgo nocallback goga_fetch_and_op
-#cgo noescape goga_compare_and_swap
 #cgo nocallback goga_compare_and_swap
 #cgo nocallback goga_win_flush
 #cgo nocallback goga_win_flush_local
@@ -37,6 +36,8 @@ package cgo
 #cgo nocallback goga_win_flush_local_all
 #cgo nocallback goga_win_sync
 #cgo nocallback goga_barrier
+#cgo noescape memcpy
+#cgo nocallback memcpy
 */
 import "C"
 
@@ -758,4 +759,24 @@ func Mrecv(buf unsafe.Pointer, count int, t Datatype, m *Message, st *Status) in
 	*m = Message(ch)
 	st.set(&cs)
 	return rc
+}
+
+// TypeStrided builds the committed type of a strided patch: blocks of counts[0]
+// elements of base, repeated counts[i] times at strides[i-1] bytes for each
+// level i = 1 … len(strides). len(counts) is len(strides)+1.
+func TypeStrided(counts []int, strides []int, base Datatype) (Datatype, int) {
+	var o C.goga_h
+	cc := cints(counts)
+	cs := make([]C.longlong, len(strides)+1)
+	for i, s := range strides {
+		cs[i] = C.longlong(s)
+	}
+	rc := C.goga_type_strided(ci(len(strides)), intsPtr(cc), &cs[0], h(uintptr(base)), &o)
+	return Datatype(o), int(rc)
+}
+
+// Memcpy is the C library's memcpy, for large copies between mapped segments
+// where it outruns Go's copy; one crossing is nothing beside tens of KiB.
+func Memcpy(dst, src unsafe.Pointer, n int) {
+	C.memcpy(dst, src, C.size_t(n))
 }

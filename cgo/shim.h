@@ -388,6 +388,22 @@ static inline int goga_type_subarray(int ndims, int *sizes, int *subsizes, int *
 		order == 0 ? MPI_ORDER_C : MPI_ORDER_FORTRAN, G_TYPE(old), &t);
 	return goga_type_commit_out(t, rc, out);
 }
+// goga_type_strided builds the type of an ARMCI strided patch: blocks of
+// count[0] bytes, repeated count[i] times at stride[i-1] bytes for each level i,
+// as nested hvectors of base (which must be 1 byte, or divide the counts).
+static inline int goga_type_strided(int levels, int *count, long long *stride, goga_h base, goga_h *out) {
+	MPI_Datatype t, next;
+	int rc, i;
+	rc = MPI_Type_contiguous(count[0], G_TYPE(base), &t);
+	if (rc != MPI_SUCCESS) return rc;
+	for (i = 1; i <= levels; i++) {
+		rc = MPI_Type_create_hvector(count[i], 1, (MPI_Aint)stride[i - 1], t, &next);
+		MPI_Type_free(&t);
+		if (rc != MPI_SUCCESS) return rc;
+		t = next;
+	}
+	return goga_type_commit_out(t, MPI_SUCCESS, out);
+}
 static inline int goga_type_free(goga_h t) {
 	MPI_Datatype d = G_TYPE(t);
 	return MPI_Type_free(&d);

@@ -207,8 +207,8 @@ func TestComm(t *testing.T) {
 			color := me % 2
 			s, err := w.Split(color, -me)
 			must(t, err)
-			wantSize := (n - color + 1) / 2    // ranks r < n with r%2 == color
-			wantRank := (n - 1 - me) / 2       // same-colour ranks above me come first
+			wantSize := (n - color + 1) / 2 // ranks r < n with r%2 == color
+			wantRank := (n - 1 - me) / 2    // same-colour ranks above me come first
 			if s.Size() != wantSize || s.Rank() != wantRank {
 				t.Errorf("Split(%d, %d): rank %d of %d, want %d of %d", color, -me, s.Rank(), s.Size(), wantRank, wantSize)
 			}

@@ -65,8 +65,12 @@
 // on AllocMem), seen from Go as a slice through Local and SharedQuery; Go memory
 // never backs a window, because the garbage collector could move it. Each Win
 // knows every rank's size, so Put, Get and Accumulate check their target range
-// locally. Non-blocking calls (Isend, Irecv, Rput, Rget, Raccumulate) pin their
-// Go buffer until Wait or Test reports completion.
+// locally. Put, Get and Accumulate complete only at a flush or unlock: until
+// then the caller must not change a Put's buffer or read a Get's, and the
+// window keeps those buffers reachable (a temporary slice is not collected
+// before the flush). Their buffers are never left on a goroutine stack, which can
+// move. Non-blocking calls (Isend, Irecv, Rput, Rget, Raccumulate) pin their Go
+// buffer until Wait or Test reports completion.
 //
 // # The Go runtime and MPI (measured with Open MPI 4.1.4 and Go 1.26)
 //

@@ -97,6 +97,17 @@ func prepareEnv() {
 	if _, ok := os.LookupEnv("UCX_ERROR_SIGNALS"); !ok {
 		os.Setenv("UCX_ERROR_SIGNALS", "")
 	}
+	// When every rank runs on one node, Open MPI 4.1 serves MPI_Win_allocate
+	// with osc/rdma over btl/vader, whose MPI_Compare_and_swap segfaults
+	// (open-mpi/ompi#7967, #11349). Unless the user chose the osc components,
+	// leave rdma out there: osc/sm then serves every window, as it already
+	// serves MPI_Win_allocate_shared.
+	if _, ok := os.LookupEnv("OMPI_MCA_osc"); !ok {
+		size, local := os.Getenv("OMPI_COMM_WORLD_SIZE"), os.Getenv("OMPI_COMM_WORLD_LOCAL_SIZE")
+		if size != "" && size == local {
+			os.Setenv("OMPI_MCA_osc", "^rdma")
+		}
+	}
 }
 
 // Initialized reports whether MPI has been initialized, by goga or anyone else.

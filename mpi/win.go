@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/cgo"
@@ -20,6 +21,48 @@ type Win struct {
 	units  []int // displacement unit of each rank
 	shared bool
 	freed  bool
+
+	// Origin buffers of operations that MPI may still read or write, per
+	// target rank, kept reachable until a flush or unlock completes them: a
+	// temporary slice passed to Put must not be collected before the flush.
+	mu       sync.Mutex
+	inflight [][]unsafe.Pointer
+}
+
+// issued checks an RMA call's return code and, if it started, keeps its origin
+// buffer reachable until the operation completes.
+func (w *Win) issued(op string, rank int, p unsafe.Pointer, rc int) error {
+	if err := check(op, rc); err != nil || p == nil || rank == ProcNull {
+		return err
+	}
+	w.mu.Lock()
+	if w.inflight == nil {
+		w.inflight = make([][]unsafe.Pointer, len(w.sizes))
+	}
+	w.inflight[rank] = append(w.inflight[rank], p)
+	w.mu.Unlock()
+	return nil
+}
+
+// completed drops the buffers kept for rank (every rank if rank < 0) once a
+// flush or unlock has completed their operations.
+func (w *Win) completed(rank int, err error) error {
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	if w.inflight != nil {
+		if rank < 0 {
+			for r := range w.inflight {
+				w.inflight[r] = w.inflight[r][:0]
+			}
+		} else {
+			clear(w.inflight[rank])
+			w.inflight[rank] = w.inflight[rank][:0]
+		}
+	}
+	w.mu.Unlock()
+	return nil
 }
 
 // LockType selects an exclusive or shared passive-target lock.
@@ -92,8 +135,8 @@ func WinAllocateShared(c *Comm, size, dispUnit int) (*Win, error) {
 // WinCreate is MPI_Win_create on memory from AllocMem (never Go memory, which
 // the garbage collector may move). It is collective over c.
 func WinCreate(c *Comm, m *Mem, dispUnit int) (*Win, error) {
-	if m == nil || m.freed {
-		return nil, stateErr("WinCreate", "m", ErrNil)
+	if err := m.valid("WinCreate"); err != nil {
+		return nil, err
 	}
 	if err := winArgs("WinCreate", c, m.n, dispUnit); err != nil {
 		return nil, err
@@ -197,7 +240,7 @@ func (w *Win) UnlockAll() error {
 	if err := w.valid("UnlockAll"); err != nil {
 		return err
 	}
-	return check("UnlockAll", cgo.WinUnlockAll(w.h))
+	return w.completed(-1, check("UnlockAll", cgo.WinUnlockAll(w.h)))
 }
 
 // Lock is MPI_Win_lock on one target rank.
@@ -211,6 +254,9 @@ func (w *Win) Lock(t LockType, rank, assert int) error {
 	if err := w.comm.checkRank("Lock", "rank", rank, false); err != nil {
 		return err
 	}
+	if rank == ProcNull {
+		return nil // allowed by MPI-3, but Open MPI 4.1 refuses MPI_PROC_NULL here
+	}
 	return check("Lock", cgo.WinLock(int(t), rank, assert, w.h))
 }
 
@@ -222,7 +268,10 @@ func (w *Win) Unlock(rank int) error {
 	if err := w.comm.checkRank("Unlock", "rank", rank, false); err != nil {
 		return err
 	}
-	return check("Unlock", cgo.WinUnlock(rank, w.h))
+	if rank == ProcNull {
+		return nil // allowed by MPI-3, but Open MPI 4.1 refuses MPI_PROC_NULL here
+	}
+	return w.completed(rank, check("Unlock", cgo.WinUnlock(rank, w.h)))
 }
 
 // Flush is MPI_Win_flush: this rank's operations to rank are complete at the
@@ -234,7 +283,10 @@ func (w *Win) Flush(rank int) error {
 	if err := w.comm.checkRank("Flush", "rank", rank, false); err != nil {
 		return err
 	}
-	return check("Flush", cgo.WinFlush(rank, w.h))
+	if rank == ProcNull {
+		return nil // nothing to complete (and osc/ucx segfaults on MPI_PROC_NULL)
+	}
+	return w.completed(rank, check("Flush", cgo.WinFlush(rank, w.h)))
 }
 
 // FlushAll is MPI_Win_flush_all.
@@ -242,7 +294,7 @@ func (w *Win) FlushAll() error {
 	if err := w.valid("FlushAll"); err != nil {
 		return err
 	}
-	return check("FlushAll", cgo.WinFlushAll(w.h))
+	return w.completed(-1, check("FlushAll", cgo.WinFlushAll(w.h)))
 }
 
 // FlushLocal is MPI_Win_flush_local: the origin buffers of this rank's
@@ -254,7 +306,10 @@ func (w *Win) FlushLocal(rank int) error {
 	if err := w.comm.checkRank("FlushLocal", "rank", rank, false); err != nil {
 		return err
 	}
-	return check("FlushLocal", cgo.WinFlushLocal(rank, w.h))
+	if rank == ProcNull {
+		return nil // nothing to complete (and osc/ucx segfaults on MPI_PROC_NULL)
+	}
+	return w.completed(rank, check("FlushLocal", cgo.WinFlushLocal(rank, w.h)))
 }
 
 // FlushLocalAll is MPI_Win_flush_local_all.
@@ -262,7 +317,7 @@ func (w *Win) FlushLocalAll() error {
 	if err := w.valid("FlushLocalAll"); err != nil {
 		return err
 	}
-	return check("FlushLocalAll", cgo.WinFlushLocalAll(w.h))
+	return w.completed(-1, check("FlushLocalAll", cgo.WinFlushLocalAll(w.h)))
 }
 
 // Sync is MPI_Win_sync: it makes this rank's public and private copies of its
@@ -288,6 +343,10 @@ func (w *Win) target(op string, rank, disp, n int) error {
 	if disp < 0 {
 		return argErr(op, "disp", "%d is negative", disp)
 	}
+	// Compare in units first: disp * unit can overflow for a huge disp.
+	if disp > w.sizes[rank]/w.units[rank] {
+		return argErr(op, "disp", "%d units of %d bytes pass the end of rank %d's window of %d bytes", disp, w.units[rank], rank, w.sizes[rank])
+	}
 	off := disp * w.units[rank]
 	if off+n > w.sizes[rank] {
 		return argErr(op, "disp", "%d bytes at byte %d pass the end of rank %d's window of %d bytes", n, off, rank, w.sizes[rank])
@@ -311,7 +370,8 @@ func Put[T Elem](w *Win, origin []T, rank, disp int) error {
 	if err != nil {
 		return err
 	}
-	return check("Put", cgo.Put(ptr(origin), len(origin), e.dt, rank, disp, len(origin), e.dt, w.h))
+	p := ptr(origin)
+	return w.issued("Put", rank, p, cgo.Put(p, len(origin), e.dt, rank, disp, len(origin), e.dt, w.h))
 }
 
 // Get is MPI_Get of len(origin) elements from rank's window at disp. origin is
@@ -321,7 +381,8 @@ func Get[T Elem](w *Win, origin []T, rank, disp int) error {
 	if err != nil {
 		return err
 	}
-	return check("Get", cgo.Get(ptr(origin), len(origin), e.dt, rank, disp, len(origin), e.dt, w.h))
+	p := ptr(origin)
+	return w.issued("Get", rank, p, cgo.Get(p, len(origin), e.dt, rank, disp, len(origin), e.dt, w.h))
 }
 
 // Accumulate is MPI_Accumulate: rank's window at disp becomes window op origin,
@@ -334,7 +395,8 @@ func Accumulate[T Elem](w *Win, origin []T, rank, disp int, o Op) error {
 	if err := checkOp("Accumulate", o, e, true); err != nil {
 		return err
 	}
-	return check("Accumulate", cgo.Accumulate(ptr(origin), len(origin), e.dt, rank, disp, len(origin), e.dt, o.h, w.h))
+	p := ptr(origin)
+	return w.issued("Accumulate", rank, p, cgo.Accumulate(p, len(origin), e.dt, rank, disp, len(origin), e.dt, o.h, w.h))
 }
 
 // GetAccumulate is MPI_Get_accumulate: result gets the target's old values and
@@ -351,8 +413,12 @@ func GetAccumulate[T Elem](w *Win, origin, result []T, rank, disp int, o Op) err
 	if err := checkOp(op, o, e, true); err != nil {
 		return err
 	}
-	return check(op, cgo.GetAccumulate(ptr(origin), len(origin), e.dt, ptr(result), len(result), e.dt,
-		rank, disp, len(result), e.dt, o.h, w.h))
+	po, pr := ptr(origin), ptr(result)
+	if err := w.issued(op, rank, po, cgo.GetAccumulate(po, len(origin), e.dt, pr, len(result), e.dt,
+		rank, disp, len(result), e.dt, o.h, w.h)); err != nil {
+		return err
+	}
+	return w.issued(op, rank, pr, cgo.Success)
 }
 
 // FetchAndOp is MPI_Fetch_and_op on one element: it returns the target's old
@@ -368,7 +434,20 @@ func FetchAndOp[T Elem](w *Win, value T, rank, disp int, o Op) (T, error) {
 	if err := checkOp(op, o, e, true); err != nil {
 		return old, err
 	}
-	if err := check(op, cgo.FetchAndOp(unsafe.Pointer(&value), unsafe.Pointer(&old), e.dt, rank, disp, o.h, w.h)); err != nil {
+	if rank == ProcNull {
+		return old, nil // no flush: osc/ucx segfaults flushing MPI_PROC_NULL
+	}
+	var rc int
+	if e.kind == kindInt {
+		rc = cgo.FetchAndOp(unsafe.Pointer(&value), unsafe.Pointer(&old), e.dt, rank, disp, o.h, w.h)
+	} else {
+		// The same operation as MPI_Get_accumulate of one element. Open MPI
+		// 4.1's osc/ucx runs MPI_Fetch_and_op with MPI_SUM as a hardware
+		// integer add whatever the type: it corrupts float32/float64 and does
+		// nothing at all on complex128 (returning success).
+		rc = cgo.GetAccumulate(unsafe.Pointer(&value), 1, e.dt, unsafe.Pointer(&old), 1, e.dt, rank, disp, 1, e.dt, o.h, w.h)
+	}
+	if err := check(op, rc); err != nil {
 		return old, err
 	}
 	return old, check(op, cgo.WinFlush(rank, w.h))
@@ -386,6 +465,9 @@ func CompareAndSwap[T Elem](w *Win, value, compare T, rank, disp int) (T, error)
 	}
 	if err := w.target(op, rank, disp, e.size); err != nil {
 		return old, err
+	}
+	if rank == ProcNull {
+		return old, nil
 	}
 	if err := check(op, cgo.CompareAndSwap(unsafe.Pointer(&value), unsafe.Pointer(&compare), unsafe.Pointer(&old), e.dt, rank, disp, w.h)); err != nil {
 		return old, err
@@ -458,7 +540,8 @@ func PutTyped[T Elem](w *Win, origin []T, originType *Datatype, rank, disp int, 
 	if _, err := typed(w, "PutTyped", origin, originType, rank, disp, targetType); err != nil {
 		return err
 	}
-	return check("PutTyped", cgo.Put(ptr(origin), 1, originType.h, rank, disp, 1, targetType.h, w.h))
+	p := ptr(origin)
+	return w.issued("PutTyped", rank, p, cgo.Put(p, 1, originType.h, rank, disp, 1, targetType.h, w.h))
 }
 
 // GetTyped is MPI_Get with derived datatypes (see PutTyped).
@@ -466,7 +549,8 @@ func GetTyped[T Elem](w *Win, origin []T, originType *Datatype, rank, disp int, 
 	if _, err := typed(w, "GetTyped", origin, originType, rank, disp, targetType); err != nil {
 		return err
 	}
-	return check("GetTyped", cgo.Get(ptr(origin), 1, originType.h, rank, disp, 1, targetType.h, w.h))
+	p := ptr(origin)
+	return w.issued("GetTyped", rank, p, cgo.Get(p, 1, originType.h, rank, disp, 1, targetType.h, w.h))
 }
 
 // AccumulateTyped is MPI_Accumulate with derived datatypes (see PutTyped).
@@ -478,7 +562,8 @@ func AccumulateTyped[T Elem](w *Win, origin []T, originType *Datatype, rank, dis
 	if err := checkOp("AccumulateTyped", o, e, true); err != nil {
 		return err
 	}
-	return check("AccumulateTyped", cgo.Accumulate(ptr(origin), 1, originType.h, rank, disp, 1, targetType.h, o.h, w.h))
+	p := ptr(origin)
+	return w.issued("AccumulateTyped", rank, p, cgo.Accumulate(p, 1, originType.h, rank, disp, 1, targetType.h, o.h, w.h))
 }
 
 // Mem is memory from MPI_Alloc_mem, for WinCreate.
@@ -503,6 +588,16 @@ func AllocMem(n int) (*Mem, error) {
 	return &Mem{p: p, n: n}, nil
 }
 
+func (m *Mem) valid(op string) error {
+	if m == nil {
+		return stateErr(op, "m", ErrNil)
+	}
+	if m.freed {
+		return stateErr(op, "m", ErrFreed)
+	}
+	return nil
+}
+
 // Bytes returns the memory as a byte slice.
 func (m *Mem) Bytes() []byte {
 	if m == nil || m.freed || m.n == 0 {
@@ -513,8 +608,8 @@ func (m *Mem) Bytes() []byte {
 
 // MemSlice returns the memory as a slice of T.
 func MemSlice[T Elem](m *Mem) ([]T, error) {
-	if m == nil || m.freed {
-		return nil, stateErr("MemSlice", "m", ErrNil)
+	if err := m.valid("MemSlice"); err != nil {
+		return nil, err
 	}
 	return asSlice[T]("MemSlice", m.p, m.n)
 }
@@ -532,4 +627,13 @@ func (m *Mem) Free() error {
 	}
 	m.freed = true
 	return nil
+}
+
+// Handle returns the C MPI_Win as an integer, for C code compiled into the same
+// binary: cast it back with (MPI_Win)h.
+func (w *Win) Handle() uintptr {
+	if w == nil {
+		return uintptr(cgo.WinNull)
+	}
+	return uintptr(w.h)
 }

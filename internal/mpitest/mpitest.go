@@ -96,7 +96,13 @@ func Child() bool { return os.Getenv(envChild) == "1" }
 // finalizes it after; it returns the exit code for os.Exit.
 func Main(m *testing.M) int {
 	if !Child() {
-		return m.Run()
+		// Examples and benchmarks run here, in the parent, as a one-rank MPI
+		// job (a singleton) that they start themselves; end it cleanly.
+		code := m.Run()
+		if mpi.Initialized() && !mpi.Finalized() {
+			mpi.Finalize()
+		}
+		return code
 	}
 	if _, err := mpi.Init(); err != nil {
 		fmt.Fprintln(os.Stderr, "mpitest: MPI init failed:", err)
