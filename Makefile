@@ -4,7 +4,7 @@ GO ?= go
 NP ?= 4
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo test vet fmt-check bench-mpi check-mpich clean
+.PHONY: all deps build demo test vet fmt-check bench-mpi bench-armci check-mpich clean
 
 all: build
 
@@ -33,7 +33,18 @@ test: deps fmt-check vet
 # from Go and from C in the same run, on 2 ranks.
 bench-mpi: deps
 	$(GO) test -c -o bin/mpibench.test ./internal/ctest
-	./mpirun.sh -np 2 bin/mpibench.test -test.run '^$$' -test.bench . -test.benchtime 200000x
+	rm -rf bin/mpibench.out
+	./mpirun.sh -np 2 --output-filename bin/mpibench.out bin/mpibench.test -test.run '^$$' -test.bench . -test.benchtime 200000x >/dev/null
+	cat bin/mpibench.out/1/rank.0/stdout
+
+# goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of 5 alternating runs.
+ANCHOR ?= ../shared/anchor
+bench-armci:
+	scripts/install-deps.sh --bench
+	@mkdir -p bin
+	$(GO) build -o bin/armcibench ./cmd/armcibench
+	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
+	$(ANCHOR)/compare.sh -n 5 './mpirun.sh -np 2 bin/armcibench' './mpirun.sh -np 2 bin/anchor/armcibench'
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
 check-mpich:
