@@ -1,6 +1,8 @@
 package mpi
 
 import (
+	"unsafe"
+
 	"github.com/goga-hpc/goga/cgo"
 )
 
@@ -9,6 +11,17 @@ import (
 // of leaving some ranks waiting. For reductions and gathers a nil send slice
 // means "in place": the data is taken from recv (MPI_IN_PLACE). An empty,
 // non-nil slice is an ordinary empty buffer.
+
+// notInPlace is the send address for calls without an in-place form
+// (Alltoall, Alltoallv): never NULL, which the shim reads as MPI_IN_PLACE, even
+// for a nil or empty send (a rank that sends nothing but receives).
+func notInPlace[T any](s []T) unsafe.Pointer {
+	if len(s) == 0 {
+		var one [1]byte
+		return unsafe.Pointer(&one[0])
+	}
+	return unsafe.Pointer(unsafe.SliceData(s))
+}
 
 // Bcast is MPI_Bcast: root's buf is copied into every rank's buf.
 func Bcast[T Elem](c *Comm, buf []T, root int) error {
@@ -347,7 +360,7 @@ func Alltoall[T Elem](c *Comm, send, recv []T) error {
 		return argErr(op, "recv", "holds %d elements, needs %d", len(recv), len(send))
 	}
 	n := len(send) / c.size
-	return check(op, cgo.Alltoall(ptr(send), n, ptr(recv), n, info[T]().dt, c.h))
+	return check(op, cgo.Alltoall(notInPlace(send), n, ptr(recv), n, info[T]().dt, c.h))
 }
 
 // Alltoallv is MPI_Alltoallv: sendCounts[r] elements from send at sendDispls[r]
@@ -372,7 +385,7 @@ func Alltoallv[T Elem](c *Comm, send []T, sendCounts, sendDispls []int, recv []T
 	if len(recv) < rneed {
 		return argErr(op, "recv", "holds %d elements, needs %d", len(recv), rneed)
 	}
-	return check(op, cgo.Alltoallv(ptr(send), sendCounts, sendDispls, ptr(recv), recvCounts, recvDispls, info[T]().dt, c.h))
+	return check(op, cgo.Alltoallv(notInPlace(send), sendCounts, sendDispls, ptr(recv), recvCounts, recvDispls, info[T]().dt, c.h))
 }
 
 // LocValue is the set of value types that MinLoc and MaxLoc work on.

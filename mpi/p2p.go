@@ -29,6 +29,10 @@ func checkTag(op, arg string, tag int, allowAny bool) error {
 	if tag < 0 && !(allowAny && tag == AnyTag) {
 		return argErr(op, arg, "tag %d is negative", tag)
 	}
+	// MPI takes a C int: a larger tag would be truncated (2^32 would become 0).
+	if tag > maxCount {
+		return argErr(op, arg, "tag %d exceeds MPI's limit of %d", tag, maxCount)
+	}
 	return nil
 }
 

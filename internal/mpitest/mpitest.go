@@ -40,6 +40,7 @@ const (
 	envTimeout = "GOGA_MPITEST_TIMEOUT"
 	envRanks   = "GOGA_MPITEST_RANKS"
 	envMpirun  = "GOGA_MPIRUN"
+	envPassDir = "GOGA_MPITEST_PASSDIR"
 )
 
 // Transport selects how ranks reach each other.
@@ -144,12 +145,39 @@ func Run(t *testing.T, body func(t *testing.T), opts ...Option) {
 
 func runChild(t *testing.T, body func(t *testing.T)) {
 	w := mpi.World()
+	// A failed subtest lets the body go on to collectives that the other ranks
+	// may not reach: abort the job as soon as any failure shows.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if t.Failed() {
+					abort(t, w)
+				}
+			}
+		}
+	}()
 	body(t)
 	if t.Failed() {
-		fmt.Fprintf(os.Stderr, "mpitest: rank %d of %d failed %s; aborting the job\n", w.Rank(), w.Size(), t.Name())
-		mpi.Abort(1)
+		abort(t, w)
 	}
 	fmt.Printf("mpitest: rank %d of %d passed %s\n", w.Rank(), w.Size(), t.Name())
+	if dir := os.Getenv(envPassDir); dir != "" {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("rank%d", w.Rank())), []byte(t.Name()), 0o644)
+	}
+}
+
+func abort(t *testing.T, w *mpi.Comm) {
+	fmt.Fprintf(os.Stderr, "mpitest: rank %d of %d failed %s; aborting the job\n", w.Rank(), w.Size(), t.Name())
+	os.Stdout.Sync()
+	time.Sleep(100 * time.Millisecond) // let mpirun forward this rank's output first
+	mpi.Abort(1)
 }
 
 func defaultRanks() []int {
@@ -210,18 +238,27 @@ func runPattern(name string) string {
 
 func launch(t *testing.T, np int, tr Transport, timeout time.Duration) {
 	parent := t.Name()[:strings.LastIndex(t.Name(), "/np=")]
+	// Each rank that passes leaves a file: counting files, not lines of the
+	// job's output, which mpirun may forward in pieces.
+	passDir := t.TempDir()
 	res, err := Launch(LaunchSpec{
 		Ranks:     np,
 		Transport: tr,
 		Timeout:   timeout,
 		Args:      []string{"-test.run", runPattern(parent), "-test.v", "-test.count=1"},
+		Env:       []string{envPassDir + "=" + passDir},
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, res.Output)
 	}
-	marker := "passed " + parent + "\n"
-	if n := strings.Count(res.Output, marker); n != np {
-		t.Fatalf("%d of %d ranks reported passing %s\n%s", n, np, parent, res.Output)
+	passed := 0
+	for r := range np {
+		if b, err := os.ReadFile(filepath.Join(passDir, fmt.Sprintf("rank%d", r))); err == nil && string(b) == parent {
+			passed++
+		}
+	}
+	if passed != np {
+		t.Fatalf("%d of %d ranks reported passing %s\n%s", passed, np, parent, res.Output)
 	}
 	if testing.Verbose() {
 		t.Logf("%d ranks passed in %v", np, res.Elapsed.Round(time.Millisecond))
