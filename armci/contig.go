@@ -1,0 +1,158 @@
+package armci
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// AccElem is the set of element types Acc works on (ARMCI_ACC_INT, _LNG,
+// _FLT, _DBL, _CPL, _DCP).
+type AccElem interface {
+	~int32 | ~int64 | ~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// bytesOf views a slice's memory as bytes.
+func bytesOf[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// elems views n elements of T at p.
+func elems[T any](p *byte, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(p)), n)
+}
+
+func sizeOf[T any]() int {
+	var z T
+	return int(unsafe.Sizeof(z))
+}
+
+// Put copies src into rank's part of s at byte offset off (ARMCI_Put). It
+// returns when src may be reused.
+func Put[T mpi.Elem](s *Segment, rank, off int, src []T) error {
+	b := bytesOf(src)
+	if err := s.check("Put", rank, off, len(b)); err != nil {
+		return err
+	}
+	if s.shm {
+		copyBytes(s.parts[rank][off:], b)
+		return nil
+	}
+	if err := mpi.Put(s.win, b, rank, off); err != nil {
+		return err
+	}
+	return s.win.FlushLocal(rank)
+}
+
+// Get copies len(dst) elements from rank's part of s at byte offset off into dst
+// (ARMCI_Get). It returns with the data.
+func Get[T mpi.Elem](s *Segment, rank, off int, dst []T) error {
+	b := bytesOf(dst)
+	if err := s.check("Get", rank, off, len(b)); err != nil {
+		return err
+	}
+	if s.shm {
+		copyBytes(b, s.parts[rank][off:])
+		return nil
+	}
+	if err := mpi.Get(s.win, b, rank, off); err != nil {
+		return err
+	}
+	return s.win.FlushLocal(rank)
+}
+
+// Acc adds scale·src to rank's part of s at byte offset off, element by element
+// (ARMCI_Acc). It is atomic per element with respect to other accumulates and
+// returns when src may be reused. off must be a multiple of the element size.
+func Acc[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
+	n := len(src) * sizeOf[T]()
+	if err := s.checkAcc("Acc", rank, off, n, sizeOf[T]()); err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	if s.shm {
+		s.lockAcc(rank)
+		accumulate(elems[T](&s.parts[rank][off], len(src)), src, scale)
+		s.unlockAcc(rank)
+		return nil
+	}
+	if err := mpi.Accumulate(s.win, scaled(src, scale), rank, off, mpi.Sum); err != nil {
+		return err
+	}
+	return s.win.FlushLocal(rank)
+}
+
+// accumulate is dst += scale·src.
+func accumulate[T AccElem](dst, src []T, scale T) {
+	dst = dst[:len(src)]
+	if accKernel(dst, src, scale) {
+		return
+	}
+	if scale == 1 {
+		for i, v := range src {
+			dst[i] += v
+		}
+		return
+	}
+	for i, v := range src {
+		dst[i] += scale * v
+	}
+}
+
+// scaled returns scale·src, or src itself when scale is 1.
+func scaled[T AccElem](src []T, scale T) []T {
+	if scale == 1 {
+		return src
+	}
+	out := make([]T, len(src))
+	for i, v := range src {
+		out[i] = scale * v
+	}
+	return out
+}
+
+func (s *Segment) check(op string, rank, off, n int) error {
+	if err := s.valid(op); err != nil {
+		return err
+	}
+	return s.span(op, rank, off, n)
+}
+
+func (s *Segment) checkAcc(op string, rank, off, n, elem int) error {
+	if err := s.check(op, rank, off, n); err != nil {
+		return err
+	}
+	if off%elem != 0 {
+		return argErr(op, "offset", "%d is not a multiple of the element size %d", off, elem)
+	}
+	return nil
+}
+
+// lockAcc takes rank's accumulate lock. Holders are short (one accumulate), so
+// waiters spin briefly, then yield, then sleep: with more ranks than cores the
+// holder may be descheduled, and spinning would only keep it off the core.
+func (s *Segment) lockAcc(rank int) {
+	w := s.locks[rank]
+	for i := 0; !atomic.CompareAndSwapUint32(w, 0, 1); i++ {
+		switch {
+		case i < 64:
+		case i < 128:
+			runtime.Gosched()
+		default:
+			time.Sleep(time.Microsecond)
+		}
+	}
+}
+
+func (s *Segment) unlockAcc(rank int) { atomic.StoreUint32(s.locks[rank], 0) }

@@ -1,0 +1,57 @@
+// Package armci is goga's one-sided runtime, in the manner of ARMCI: memory
+// that a group of processes allocates together, and put, get, accumulate and
+// read-modify-write operations that any process issues on any other's memory
+// without the other taking part. Global arrays move all their data through it.
+//
+//	rt, err := armci.Init(mpi.World())              // collective
+//	seg, err := rt.Malloc(1 << 20)                   // collective: 1 MiB on every rank
+//	err = armci.Put(seg, peer, 0, []float64{1, 2})   // into peer's part at byte 0
+//	err = armci.Acc(seg, peer, 0, []float64{1, 1}, 2.0)
+//	err = rt.Barrier()                               // every operation complete everywhere
+//	v, err := armci.FetchAdd[int64](seg, 0, 64, 1)   // a ticket from rank 0's counter
+//
+// # Addressing
+//
+// A Segment has a part on every rank of its communicator, of each rank's own
+// size (zero allowed). Operations name a segment, a rank and a byte offset into
+// that rank's part; where ARMCI takes a remote pointer, goga takes (segment,
+// rank, offset), so every operation is checked against the part's size before
+// anything moves. Local buffers are Go slices.
+//
+// # Operations and their completion
+//
+//   - Put, Get, Acc: contiguous. PutS, GetS, AccS: strided (Strided, up to
+//     seven levels, ARMCI_PutS semantics). PutV, GetV, AccV: lists of
+//     equal-sized pieces (IOVec).
+//   - Blocking puts and accumulates return when the local buffer may be reused;
+//     gets return with the data. Fence(rank) waits until this process's
+//     operations are complete at rank, AllFence at every rank, Barrier is
+//     AllFence plus a barrier.
+//   - NbPut, NbGet, NbAcc and their strided and vector forms return a Handle;
+//     Wait or Test completes it, WaitAll completes everything in flight. The Go
+//     buffers of operations in flight are pinned.
+//   - Acc adds scale·src, atomically per element with respect to every other
+//     accumulate, for int32, int64, float32, float64, complex64 and complex128.
+//   - FetchAdd, Swap and CompareSwap on int32 and int64 are atomic with respect
+//     to each other (not to puts or accumulates on the same element, as in ARMCI).
+//   - Mutexes: CreateMutexes, Lock, Unlock, DestroyMutexes; waiters queue and are
+//     served in rank order after the holder.
+//
+// # How data moves
+//
+// When every rank of a segment's communicator shares a node, the segment is one
+// MPI shared-memory window that every rank maps: a put or get is a memory copy
+// with no MPI call and no cgo crossing for small sizes; an accumulate holds a
+// lock word in front of the target's part; read-modify-write uses the
+// processor's atomic instructions. Read-modify-write on one segment always uses
+// one mechanism.
+//
+// Otherwise (ranks on several nodes, or WithoutSharedMemory, or GOGA_ARMCI_SHM=0)
+// the segment is an MPI-3 window held in one lock_all epoch: puts, gets and
+// accumulates are MPI_Put, MPI_Get and MPI_Accumulate completed with
+// MPI_Win_flush_local, strided patches are nested hvector datatypes moved in one
+// call, fences are MPI_Win_flush, and read-modify-write is MPI_Fetch_and_op or
+// MPI_Compare_and_swap. Transports that need the target's help to complete RMA
+// (Open MPI's osc ucx over TCP) would stall while the target computes, so the
+// runtime then runs a goroutine that enters MPI every 200 µs.
+package armci

@@ -1,0 +1,262 @@
+package armci
+
+import (
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Handle is a non-blocking operation in flight (armci_hdl_t). Wait or Test
+// completes it; until then the Go buffers it uses stay pinned and must not be
+// touched. Over shared memory the operation is done when it is issued and its
+// handle is complete at once.
+type Handle struct {
+	rt   *Runtime
+	op   string
+	reqs []*mpi.Request
+	done bool
+}
+
+// completed is the handle of an operation that finished when it was issued.
+func completed(op string) *Handle { return &Handle{op: op, done: true} }
+
+func (rt *Runtime) track(h *Handle) *Handle {
+	h.rt = rt
+	rt.mu.Lock()
+	rt.pending[h] = struct{}{}
+	rt.mu.Unlock()
+	return h
+}
+
+// Wait blocks until the operation is complete: a put's or accumulate's buffer
+// may be reused, a get's buffer holds the data (ARMCI_Wait).
+func (h *Handle) Wait() error {
+	if h == nil {
+		return stateErr("Wait", "handle", ErrNil)
+	}
+	if h.done {
+		return nil
+	}
+	if _, err := mpi.Waitall(h.reqs...); err != nil {
+		return err
+	}
+	h.finish()
+	return nil
+}
+
+// Test reports whether the operation is complete, without blocking (ARMCI_Test).
+func (h *Handle) Test() (bool, error) {
+	if h == nil {
+		return false, stateErr("Test", "handle", ErrNil)
+	}
+	if h.done {
+		return true, nil
+	}
+	for _, r := range h.reqs {
+		ok, _, err := r.Test()
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	h.finish()
+	return true, nil
+}
+
+func (h *Handle) finish() {
+	h.done = true
+	h.reqs = nil
+	if h.rt != nil {
+		h.rt.mu.Lock()
+		delete(h.rt.pending, h)
+		h.rt.mu.Unlock()
+	}
+}
+
+// WaitAll completes every non-blocking operation this process has in flight
+// (ARMCI_WaitAll).
+func (rt *Runtime) WaitAll() error {
+	if err := rt.valid("WaitAll"); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	hs := make([]*Handle, 0, len(rt.pending))
+	for h := range rt.pending {
+		hs = append(hs, h)
+	}
+	rt.mu.Unlock()
+	for _, h := range hs {
+		if err := h.Wait(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// started wraps the requests of an operation issued over MPI.
+func (s *Segment) started(op string, reqs []*mpi.Request, err error) (*Handle, error) {
+	if err != nil {
+		// Complete what was issued before the failure: its buffers are pinned.
+		mpi.Waitall(reqs...)
+		return nil, err
+	}
+	return s.rt.track(&Handle{op: op, reqs: reqs}), nil
+}
+
+// NbPut is Put that returns at once (ARMCI_NbPut).
+func NbPut[T mpi.Elem](s *Segment, rank, off int, src []T) (*Handle, error) {
+	b := bytesOf(src)
+	if err := s.check("NbPut", rank, off, len(b)); err != nil {
+		return nil, err
+	}
+	if s.shm {
+		copyBytes(s.parts[rank][off:], b)
+		return completed("NbPut"), nil
+	}
+	r, err := mpi.Rput(s.win, b, rank, off)
+	return s.started("NbPut", []*mpi.Request{r}, err)
+}
+
+// NbGet is Get that returns at once (ARMCI_NbGet).
+func NbGet[T mpi.Elem](s *Segment, rank, off int, dst []T) (*Handle, error) {
+	b := bytesOf(dst)
+	if err := s.check("NbGet", rank, off, len(b)); err != nil {
+		return nil, err
+	}
+	if s.shm {
+		copyBytes(b, s.parts[rank][off:])
+		return completed("NbGet"), nil
+	}
+	r, err := mpi.Rget(s.win, b, rank, off)
+	return s.started("NbGet", []*mpi.Request{r}, err)
+}
+
+// NbAcc is Acc that returns at once (ARMCI_NbAcc).
+func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, error) {
+	if err := s.valid("NbAcc"); err != nil {
+		return nil, err
+	}
+	if !s.shm && len(src) > 0 {
+		if err := s.checkAcc("NbAcc", rank, off, len(src)*sizeOf[T](), sizeOf[T]()); err != nil {
+			return nil, err
+		}
+		r, err := mpi.Raccumulate(s.win, scaled(src, scale), rank, off, mpi.Sum)
+		return s.started("NbAcc", []*mpi.Request{r}, err)
+	}
+	if err := Acc(s, rank, off, src, scale); err != nil {
+		return nil, renamed("NbAcc", err)
+	}
+	return completed("NbAcc"), nil
+}
+
+// NbPutS is PutS that returns at once (ARMCI_NbPutS).
+func NbPutS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handle, error) {
+	if s.valid("NbPutS") != nil || s.shm || p.Bytes() == 0 {
+		if err := PutS(s, rank, off, local, p); err != nil {
+			return nil, renamed("NbPutS", err)
+		}
+		return completed("NbPutS"), nil
+	}
+	b := bytesOf(local)
+	if err := s.checkStrided("NbPutS", rank, off, p, len(b), 1); err != nil {
+		return nil, err
+	}
+	lt, rt, err := p.types()
+	if err != nil {
+		return nil, err
+	}
+	defer freeTypes(lt, rt) // MPI keeps them alive until the operation completes
+	r, err := mpi.RputTyped(s.win, b, lt, rank, off, rt)
+	return s.started("NbPutS", []*mpi.Request{r}, err)
+}
+
+// NbGetS is GetS that returns at once (ARMCI_NbGetS).
+func NbGetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handle, error) {
+	if s.valid("NbGetS") != nil || s.shm || p.Bytes() == 0 {
+		if err := GetS(s, rank, off, local, p); err != nil {
+			return nil, renamed("NbGetS", err)
+		}
+		return completed("NbGetS"), nil
+	}
+	b := bytesOf(local)
+	if err := s.checkStrided("NbGetS", rank, off, p, len(b), 1); err != nil {
+		return nil, err
+	}
+	lt, rt, err := p.types()
+	if err != nil {
+		return nil, err
+	}
+	defer freeTypes(lt, rt)
+	r, err := mpi.RgetTyped(s.win, b, lt, rank, off, rt)
+	return s.started("NbGetS", []*mpi.Request{r}, err)
+}
+
+// NbAccS is AccS that returns at once (ARMCI_NbAccS). Over MPI the patch is
+// packed first, so local may be reused when it returns.
+func NbAccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) (*Handle, error) {
+	if err := AccS(s, rank, off, local, p, scale); err != nil {
+		return nil, renamed("NbAccS", err)
+	}
+	return completed("NbAccS"), nil
+}
+
+// NbPutV is PutV that returns at once (ARMCI_NbPutV).
+func NbPutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle, error) {
+	if s.valid("NbPutV") != nil || s.shm {
+		if err := PutV(s, rank, local, vecs); err != nil {
+			return nil, renamed("NbPutV", err)
+		}
+		return completed("NbPutV"), nil
+	}
+	b := bytesOf(local)
+	if err := s.checkVector("NbPutV", rank, vecs, len(b), 1); err != nil {
+		return nil, err
+	}
+	var reqs []*mpi.Request
+	for _, v := range vecs {
+		for i := range v.Local {
+			if v.Bytes == 0 {
+				continue
+			}
+			r, err := mpi.Rput(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i])
+			if err != nil {
+				return s.started("NbPutV", reqs, err)
+			}
+			reqs = append(reqs, r)
+		}
+	}
+	return s.started("NbPutV", reqs, nil)
+}
+
+// NbGetV is GetV that returns at once (ARMCI_NbGetV).
+func NbGetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle, error) {
+	if s.valid("NbGetV") != nil || s.shm {
+		if err := GetV(s, rank, local, vecs); err != nil {
+			return nil, renamed("NbGetV", err)
+		}
+		return completed("NbGetV"), nil
+	}
+	b := bytesOf(local)
+	if err := s.checkVector("NbGetV", rank, vecs, len(b), 1); err != nil {
+		return nil, err
+	}
+	var reqs []*mpi.Request
+	for _, v := range vecs {
+		for i := range v.Local {
+			if v.Bytes == 0 {
+				continue
+			}
+			r, err := mpi.Rget(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i])
+			if err != nil {
+				return s.started("NbGetV", reqs, err)
+			}
+			reqs = append(reqs, r)
+		}
+	}
+	return s.started("NbGetV", reqs, nil)
+}
+
+// NbAccV is AccV that returns at once (ARMCI_NbAccV).
+func NbAccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) (*Handle, error) {
+	if err := AccV(s, rank, local, vecs, scale); err != nil {
+		return nil, renamed("NbAccV", err)
+	}
+	return completed("NbAccV"), nil
+}

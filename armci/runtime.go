@@ -1,0 +1,263 @@
+package armci
+
+import (
+	"os"
+	"sync"
+	"time"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Runtime is ARMCI on one communicator: the processes that allocate segments
+// together and move data between them.
+type Runtime struct {
+	comm   *mpi.Comm // a private duplicate of the user's communicator
+	rank   int
+	size   int
+	shm    bool // may map peers' segments through shared memory
+	single bool // every rank of comm shares one node
+
+	mu       sync.Mutex
+	segments map[*Segment]struct{}
+	pending  map[*Handle]struct{}
+	mutexes  *Mutexes
+	done     bool
+
+	progressStop chan struct{}
+	progressDone chan struct{}
+	progressComm *mpi.Comm
+}
+
+// Option changes how Init sets the runtime up.
+type Option func(*Runtime)
+
+// WithoutSharedMemory makes every transfer go through MPI RMA, even between
+// ranks that share a node (as over a network). The environment variable
+// GOGA_ARMCI_SHM=0 does the same.
+func WithoutSharedMemory() Option { return func(rt *Runtime) { rt.shm = false } }
+
+// Init starts ARMCI on c (the world or any sub-communicator); it is collective
+// over c. MPI must be initialized.
+func Init(c *mpi.Comm, opts ...Option) (*Runtime, error) {
+	if c == nil {
+		return nil, stateErr("Init", "comm", ErrNil)
+	}
+	dup, err := c.Dup()
+	if err != nil {
+		return nil, err
+	}
+	rt := &Runtime{
+		comm:     dup,
+		rank:     dup.Rank(),
+		size:     dup.Size(),
+		shm:      os.Getenv("GOGA_ARMCI_SHM") != "0",
+		segments: map[*Segment]struct{}{},
+		pending:  map[*Handle]struct{}{},
+	}
+	for _, o := range opts {
+		o(rt)
+	}
+	if rt.single, err = oneNode(dup); err != nil {
+		dup.Free()
+		return nil, err
+	}
+	if rt.shm && rt.single {
+		if rt.shm, err = sharedWindows(dup); err != nil {
+			dup.Free()
+			return nil, err
+		}
+	}
+	return rt, nil
+}
+
+// sharedWindows reports whether MPI makes shared-memory windows on c; it is
+// collective. Not every one-sided component does: Open MPI's osc ucx (the
+// network path, selected with --mca osc ucx) refuses MPI_Win_allocate_shared
+// even on one node, and every Malloc would then fail. The runtime falls back to
+// RMA windows there. Component selection depends only on the job's MCA
+// parameters, so the ranks agree; the Allreduce makes sure of it.
+func sharedWindows(c *mpi.Comm) (bool, error) {
+	w, err := mpi.WinAllocateShared(c, header, 1)
+	ok := 0
+	if err == nil {
+		ok = 1
+	}
+	all := []int{0}
+	if err := mpi.Allreduce(c, []int{ok}, all, mpi.Min); err != nil {
+		return false, err
+	}
+	if all[0] == 1 {
+		return true, w.Free()
+	}
+	// If some rank did get a window (which the MPI standard does not allow),
+	// it cannot be freed without the others: leave it.
+	return false, nil
+}
+
+// oneNode reports whether every rank of c shares one node; it is collective.
+func oneNode(c *mpi.Comm) (bool, error) {
+	node, err := c.SplitType(mpi.SplitShared, 0)
+	if err != nil {
+		return false, err
+	}
+	n := node.Size()
+	if err := node.Free(); err != nil {
+		return false, err
+	}
+	all := []int{0}
+	if err := mpi.Allreduce(c, []int{n}, all, mpi.Min); err != nil {
+		return false, err
+	}
+	return all[0] == c.Size(), nil
+}
+
+// Comm returns the runtime's communicator (a duplicate of the one given to Init).
+func (rt *Runtime) Comm() *mpi.Comm { return rt.comm }
+
+// Rank returns this process's rank in the runtime's communicator.
+func (rt *Runtime) Rank() int { return rt.rank }
+
+// Size returns the number of processes.
+func (rt *Runtime) Size() int { return rt.size }
+
+// SharedMemory reports whether segments on one node are mapped directly.
+func (rt *Runtime) SharedMemory() bool { return rt.shm }
+
+func (rt *Runtime) valid(op string) error {
+	if rt == nil {
+		return stateErr(op, "runtime", ErrNil)
+	}
+	if rt.done {
+		return stateErr(op, "runtime", ErrFinalized)
+	}
+	return nil
+}
+
+// Finalize frees every segment and mutex still allocated and ends the runtime.
+// It is collective.
+func (rt *Runtime) Finalize() error {
+	if err := rt.valid("Finalize"); err != nil {
+		return err
+	}
+	if err := rt.WaitAll(); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	segs := make([]*Segment, 0, len(rt.segments))
+	for s := range rt.segments {
+		segs = append(segs, s)
+	}
+	m := rt.mutexes
+	rt.mu.Unlock()
+	// Free in a rank-independent order: creation order.
+	sortSegments(segs)
+	for _, s := range segs {
+		if err := s.Free(); err != nil {
+			return err
+		}
+	}
+	if m != nil {
+		if err := rt.DestroyMutexes(); err != nil {
+			return err
+		}
+	}
+	rt.stopProgress()
+	rt.done = true
+	return rt.comm.Free()
+}
+
+// Fence waits until every operation this process issued to rank is complete
+// at rank (ARMCI_Fence).
+func (rt *Runtime) Fence(rank int) error {
+	if err := rt.valid("Fence"); err != nil {
+		return err
+	}
+	if rank < 0 || rank >= rt.size {
+		return argErr("Fence", "rank", "%d out of range [0, %d)", rank, rt.size)
+	}
+	for _, s := range rt.liveSegments() {
+		if err := s.fence(rank); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AllFence waits until every operation this process issued is complete at its
+// target (ARMCI_AllFence).
+func (rt *Runtime) AllFence() error {
+	if err := rt.valid("AllFence"); err != nil {
+		return err
+	}
+	for _, s := range rt.liveSegments() {
+		if err := s.fence(-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Barrier is AllFence followed by a barrier of every process (ARMCI_Barrier):
+// when it returns, every operation any process issued before it is complete.
+func (rt *Runtime) Barrier() error {
+	if err := rt.AllFence(); err != nil {
+		return err
+	}
+	return rt.comm.Barrier()
+}
+
+func (rt *Runtime) liveSegments() []*Segment {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	out := make([]*Segment, 0, len(rt.segments))
+	for s := range rt.segments {
+		out = append(out, s)
+	}
+	return out
+}
+
+// startProgress runs a goroutine that enters MPI now and then, so that RMA
+// operations aimed at this process complete while it computes: over transports
+// that need the target's help (osc ucx over TCP), a target that never called
+// MPI would stall every origin. Over shared memory it is not needed and not
+// started.
+func (rt *Runtime) startProgress() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.progressStop != nil {
+		return
+	}
+	pc, err := rt.comm.Dup()
+	if err != nil {
+		return
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	rt.progressStop, rt.progressDone = stop, done
+	go func() {
+		defer close(done)
+		t := time.NewTicker(200 * time.Microsecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				mpi.Iprobe[byte](pc, mpi.AnySource, mpi.AnyTag)
+			}
+		}
+	}()
+	rt.progressComm = pc
+}
+
+func (rt *Runtime) stopProgress() {
+	rt.mu.Lock()
+	stop, done, pc := rt.progressStop, rt.progressDone, rt.progressComm
+	rt.progressStop = nil
+	rt.mu.Unlock()
+	if stop == nil {
+		return
+	}
+	close(stop)
+	<-done
+	pc.Free()
+}

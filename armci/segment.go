@@ -1,0 +1,281 @@
+package armci
+
+import (
+	"slices"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Segment is memory allocated collectively (ARMCI_Malloc): every rank of its
+// communicator exposes its own part, of its own size, and any rank can move data
+// into and out of any part by (rank, byte offset).
+//
+// Where all ranks share a node (and shared memory is not switched off), the
+// parts live in one shared-memory window and every rank maps every part:
+// put and get are memory copies with no MPI call, accumulate holds a lock word
+// at the target, and read-modify-write uses the processor's atomics. Otherwise
+// the parts are an MPI-3 window kept in one lock_all epoch, and every transfer is
+// an MPI RMA call.
+type Segment struct {
+	rt    *Runtime
+	comm  *mpi.Comm
+	win   *mpi.Win
+	rank  int
+	sizes []int
+	seq   uint64 // creation order, for rank-independent iteration
+
+	// toSeg[r] is the segment rank of the runtime's rank r, or -1 where that
+	// process is not in the segment's communicator; nil when they coincide.
+	toSeg []int
+
+	// Shared-memory path: parts[r] is rank r's data, locks[r] its accumulate lock.
+	shm   bool
+	parts [][]byte
+	locks []*uint32
+
+	freed bool
+}
+
+// header is the room in front of each shared-memory part for its accumulate
+// lock, a cache line so that the lock never shares one with data.
+const header = 64
+
+var segmentSeq atomic.Uint64
+
+func sortSegments(s []*Segment) {
+	slices.SortFunc(s, func(a, b *Segment) int { return int(a.seq) - int(b.seq) })
+}
+
+// Malloc allocates a segment over the runtime's communicator, with size bytes
+// on this rank (sizes may differ between ranks; zero is fine). It is collective.
+func (rt *Runtime) Malloc(size int) (*Segment, error) {
+	if err := rt.valid("Malloc"); err != nil {
+		return nil, err
+	}
+	return rt.malloc("Malloc", rt.comm, size, rt.single)
+}
+
+// MallocGroup allocates a segment over c, a communicator of some of the
+// runtime's processes (ARMCI_Malloc_group); it is collective over c, and ranks
+// in transfers on the segment are ranks in c.
+func (rt *Runtime) MallocGroup(c *mpi.Comm, size int) (*Segment, error) {
+	if err := rt.valid("MallocGroup"); err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, stateErr("MallocGroup", "comm", ErrNil)
+	}
+	toSeg, err := rt.translate(c)
+	if err != nil {
+		return nil, err
+	}
+	single, err := oneNode(c)
+	if err != nil {
+		return nil, err
+	}
+	s, err := rt.malloc("MallocGroup", c, size, single)
+	if err != nil {
+		return nil, err
+	}
+	s.toSeg = toSeg
+	return s, nil
+}
+
+// translate maps the runtime's ranks to ranks in c (-1 where a process is not
+// in c): Fence takes runtime ranks, a group segment's window wants its own.
+func (rt *Runtime) translate(c *mpi.Comm) ([]int, error) {
+	rg, err := rt.comm.Group()
+	if err != nil {
+		return nil, err
+	}
+	defer rg.Free()
+	cg, err := c.Group()
+	if err != nil {
+		return nil, err
+	}
+	defer cg.Free()
+	ranks := make([]int, rt.size)
+	for i := range ranks {
+		ranks[i] = i
+	}
+	out, err := rg.TranslateRanks(ranks, cg)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range out {
+		if r < 0 || r >= c.Size() {
+			out[i] = -1
+		}
+	}
+	return out, nil
+}
+
+func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segment, error) {
+	if size < 0 {
+		// Every rank must learn of the mistake, or the others would wait in
+		// the window's creation: agree first.
+		size = -1
+	}
+	bad := []int{0}
+	if err := mpi.Allreduce(c, []int{min(size, 0)}, bad, mpi.Min); err != nil {
+		return nil, err
+	}
+	if bad[0] < 0 {
+		return nil, argErr(op, "size", "negative on some rank (here %d)", size)
+	}
+	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), shm: rt.shm && single}
+	var err error
+	if s.shm {
+		// Round every part up to whole cache lines, so that each part (and the
+		// lock in front of it) is aligned for any element type.
+		s.win, err = mpi.WinAllocateShared(c, header+(size+header-1)/header*header, 1)
+		if err != nil {
+			return nil, err
+		}
+		n := c.Size()
+		s.parts, s.locks, s.sizes = make([][]byte, n), make([]*uint32, n), make([]int, n)
+		if err := mpi.Allgather(c, []int{size}, s.sizes); err != nil {
+			s.win.Free()
+			return nil, err
+		}
+		for r := range n {
+			mem, err := mpi.SharedQuery[byte](s.win, r)
+			if err != nil {
+				s.win.Free()
+				return nil, err
+			}
+			s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
+			s.parts[r] = mem[header : header+s.sizes[r]]
+		}
+		*s.locks[s.rank] = 0
+		if err := c.Barrier(); err != nil {
+			s.win.Free()
+			return nil, err
+		}
+	} else {
+		s.win, err = mpi.WinAllocate(c, size, 1)
+		if err != nil {
+			return nil, err
+		}
+		s.sizes = make([]int, c.Size())
+		for r := range s.sizes {
+			s.sizes[r] = s.win.SizeOf(r)
+		}
+		if err := s.win.LockAll(mpi.ModeNocheck); err != nil {
+			s.win.Free()
+			return nil, err
+		}
+		rt.startProgress()
+	}
+	rt.mu.Lock()
+	rt.segments[s] = struct{}{}
+	rt.mu.Unlock()
+	return s, nil
+}
+
+// Free releases the segment (ARMCI_Free); it is collective over its
+// communicator. Every operation on it must be complete.
+func (s *Segment) Free() error {
+	if err := s.valid("Free"); err != nil {
+		return err
+	}
+	if !s.shm {
+		if err := s.win.UnlockAll(); err != nil {
+			return err
+		}
+	} else if err := s.comm.Barrier(); err != nil {
+		return err
+	}
+	if err := s.win.Free(); err != nil {
+		return err
+	}
+	s.freed = true
+	s.parts, s.locks = nil, nil
+	s.rt.mu.Lock()
+	delete(s.rt.segments, s)
+	s.rt.mu.Unlock()
+	return nil
+}
+
+func (s *Segment) valid(op string) error {
+	if s == nil {
+		return stateErr(op, "segment", ErrNil)
+	}
+	if s.freed {
+		return stateErr(op, "segment", ErrFreed)
+	}
+	return s.rt.valid(op)
+}
+
+// Comm returns the communicator the segment was allocated over.
+func (s *Segment) Comm() *mpi.Comm { return s.comm }
+
+// Size returns the number of bytes rank r allocated.
+func (s *Segment) Size(r int) int { return s.sizes[r] }
+
+// SharedMemory reports whether the segment's parts are mapped directly.
+func (s *Segment) SharedMemory() bool { return s.shm }
+
+// Local returns this rank's part as bytes, for direct reads and writes. Remote
+// operations may change it at any time; synchronize (Barrier, Fence) first.
+func (s *Segment) Local() []byte {
+	if s == nil || s.freed {
+		return nil
+	}
+	if s.shm {
+		return s.parts[s.rank]
+	}
+	return s.win.Bytes()
+}
+
+// LocalAs returns this rank's part as a slice of T (its size must be a whole
+// number of T).
+func LocalAs[T any](s *Segment) ([]T, error) {
+	if err := s.valid("LocalAs"); err != nil {
+		return nil, err
+	}
+	b := s.Local()
+	var z T
+	n := int(unsafe.Sizeof(z))
+	if len(b)%n != 0 {
+		return nil, argErr("LocalAs", "T", "%d bytes is not a whole number of %T", len(b), z)
+	}
+	if len(b) == 0 {
+		return []T{}, nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/n), nil
+}
+
+// fence completes this rank's operations to rank, a rank of the runtime
+// (every rank if rank < 0).
+func (s *Segment) fence(rank int) error {
+	if s.shm {
+		// Copies are complete when they return; order them before what follows.
+		atomic.AddUint32(s.locks[s.rank], 0)
+		return nil
+	}
+	if rank < 0 {
+		return s.win.FlushAll()
+	}
+	if s.toSeg != nil {
+		// A group segment: the process's rank in the group, if it is in it.
+		rank = s.toSeg[rank]
+	}
+	if rank < 0 || rank >= len(s.sizes) {
+		return nil
+	}
+	return s.win.Flush(rank)
+}
+
+// span checks that n bytes at off lie inside rank's part.
+func (s *Segment) span(op string, rank, off, n int) error {
+	if rank < 0 || rank >= len(s.sizes) {
+		return argErr(op, "rank", "%d out of range [0, %d)", rank, len(s.sizes))
+	}
+	if off < 0 || n < 0 || off > s.sizes[rank] || n > s.sizes[rank]-off {
+		return argErr(op, "offset", "%d bytes at offset %d pass the end of rank %d's %d bytes", n, off, rank, s.sizes[rank])
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package armci
+
+import "github.com/goga-hpc/goga/mpi"
+
+// IOVec is a list of equal-sized pieces, as ARMCI's PutV, GetV and AccV take
+// them (armci_giov_t): piece i is Bytes bytes at Local[i] in the local buffer
+// and at Remote[i] in the target's part of the segment, both byte offsets.
+type IOVec struct {
+	Local  []int
+	Remote []int
+	Bytes  int
+}
+
+func (s *Segment) checkVector(op string, rank int, vecs []IOVec, n, elem int) error {
+	if err := s.valid(op); err != nil {
+		return err
+	}
+	// The rank even when no piece moves a byte: the MPI path still flushes it,
+	// and the shared-memory path takes its accumulate lock.
+	if rank < 0 || rank >= len(s.sizes) {
+		return argErr(op, "rank", "%d out of range [0, %d)", rank, len(s.sizes))
+	}
+	for k, v := range vecs {
+		if len(v.Local) != len(v.Remote) {
+			return argErr(op, "vecs", "vecs[%d] has %d local and %d remote offsets", k, len(v.Local), len(v.Remote))
+		}
+		if v.Bytes < 0 || v.Bytes%elem != 0 {
+			return argErr(op, "vecs", "vecs[%d].Bytes = %d is not a whole number of %d-byte elements", k, v.Bytes, elem)
+		}
+		for i := range v.Local {
+			l, r := v.Local[i], v.Remote[i]
+			if l < 0 || l > n-v.Bytes || l%elem != 0 {
+				return argErr(op, "vecs", "vecs[%d].Local[%d] = %d: %d bytes there do not fit an aligned place in the %d-byte buffer", k, i, l, v.Bytes, n)
+			}
+			if err := s.span(op, rank, r, v.Bytes); err != nil {
+				return err
+			}
+			if r%elem != 0 {
+				return argErr(op, "vecs", "vecs[%d].Remote[%d] = %d is not a multiple of the element size %d", k, i, r, elem)
+			}
+		}
+	}
+	return nil
+}
+
+// PutV copies the pieces of local that vecs name into rank's part of s (ARMCI_PutV).
+func PutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
+	b := bytesOf(local)
+	if err := s.checkVector("PutV", rank, vecs, len(b), 1); err != nil {
+		return err
+	}
+	for _, v := range vecs {
+		for i := range v.Local {
+			if s.shm {
+				copyBytes(s.parts[rank][v.Remote[i]:], b[v.Local[i]:v.Local[i]+v.Bytes])
+			} else if err := mpi.Put(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if s.shm {
+		return nil
+	}
+	return s.win.FlushLocal(rank)
+}
+
+// GetV copies the pieces of rank's part of s that vecs name into local (ARMCI_GetV).
+func GetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
+	b := bytesOf(local)
+	if err := s.checkVector("GetV", rank, vecs, len(b), 1); err != nil {
+		return err
+	}
+	for _, v := range vecs {
+		for i := range v.Local {
+			if s.shm {
+				copyBytes(b[v.Local[i]:v.Local[i]+v.Bytes], s.parts[rank][v.Remote[i]:])
+			} else if err := mpi.Get(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if s.shm {
+		return nil
+	}
+	return s.win.FlushLocal(rank)
+}
+
+// AccV adds scale times the pieces of local that vecs name into rank's part of
+// s (ARMCI_AccV), atomically per element against other accumulates.
+func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) error {
+	es := sizeOf[T]()
+	if err := s.checkVector("AccV", rank, vecs, len(local)*es, es); err != nil {
+		return err
+	}
+	if s.shm {
+		s.lockAcc(rank)
+		defer s.unlockAcc(rank)
+	}
+	for _, v := range vecs {
+		n := v.Bytes / es
+		if n == 0 {
+			continue
+		}
+		for i := range v.Local {
+			src := local[v.Local[i]/es : v.Local[i]/es+n]
+			if s.shm {
+				accumulate(elems[T](&s.parts[rank][v.Remote[i]], n), src, scale)
+			} else {
+				if err := mpi.Accumulate(s.win, scaled(src, scale), rank, v.Remote[i], mpi.Sum); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if s.shm {
+		return nil
+	}
+	return s.win.FlushLocal(rank)
+}
