@@ -24,7 +24,7 @@ func copyBytes(dst, src []byte) {
 
 // bigAcc is the size from which accumulate hands the loop to a vectorized C
 // kernel (about 3x Go's scalar loop here, against one crossing).
-const bigAcc = 512
+const bigAcc = 1024
 
 // accKernel runs dst += scale·src in C when it is large enough and T is one of
 // the kernels' types, and reports whether it did.
