@@ -3,6 +3,7 @@ package armci
 import (
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/goga-hpc/goga/mpi"
@@ -14,8 +15,12 @@ type Runtime struct {
 	comm   *mpi.Comm // a private duplicate of the user's communicator
 	rank   int
 	size   int
-	shm    bool // may map peers' segments through shared memory
-	single bool // every rank of comm shares one node
+	shm    bool        // may map peers' segments through shared memory
+	single bool        // every rank of comm shares one node
+	bar    *shmBarrier // Barrier in shared memory, where the ranks share a node
+
+	rmaSegments atomic.Int32  // live segments on the MPI path
+	fenceWord   atomic.Uint32 // a location for memory fences
 
 	mu       sync.Mutex
 	segments map[*Segment]struct{}
@@ -65,6 +70,12 @@ func Init(c *mpi.Comm, opts ...Option) (*Runtime, error) {
 		if rt.shm, err = sharedWindows(dup); err != nil {
 			dup.Free()
 			return nil, err
+		}
+		if rt.shm {
+			if rt.bar, err = newShmBarrier(dup); err != nil {
+				dup.Free()
+				return nil, err
+			}
 		}
 	}
 	return rt, nil
@@ -162,6 +173,11 @@ func (rt *Runtime) Finalize() error {
 		}
 	}
 	rt.stopProgress()
+	if rt.bar != nil {
+		if err := rt.bar.free(); err != nil {
+			return err
+		}
+	}
 	rt.done = true
 	return rt.comm.Free()
 }
@@ -189,6 +205,12 @@ func (rt *Runtime) AllFence() error {
 	if err := rt.valid("AllFence"); err != nil {
 		return err
 	}
+	if rt.rmaSegments.Load() == 0 {
+		// Only shared-memory segments: their copies are complete already; a
+		// fence orders them before what follows.
+		rt.fenceWord.Add(1)
+		return nil
+	}
 	for _, s := range rt.liveSegments() {
 		if err := s.fence(-1); err != nil {
 			return err
@@ -202,6 +224,10 @@ func (rt *Runtime) AllFence() error {
 func (rt *Runtime) Barrier() error {
 	if err := rt.AllFence(); err != nil {
 		return err
+	}
+	if rt.bar != nil {
+		rt.bar.wait()
+		return nil
 	}
 	return rt.comm.Barrier()
 }

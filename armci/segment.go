@@ -168,6 +168,7 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segme
 			return nil, err
 		}
 		rt.startProgress()
+		rt.rmaSegments.Add(1)
 	}
 	rt.mu.Lock()
 	rt.segments[s] = struct{}{}
@@ -193,6 +194,9 @@ func (s *Segment) Free() error {
 	}
 	s.freed = true
 	s.parts, s.locks = nil, nil
+	if !s.shm {
+		s.rt.rmaSegments.Add(-1)
+	}
 	s.rt.mu.Lock()
 	delete(s.rt.segments, s)
 	s.rt.mu.Unlock()
