@@ -2,7 +2,6 @@ package armci_test
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -85,24 +84,12 @@ func malloc(t *testing.T, rt *armci.Runtime, size int) *armci.Segment {
 
 // ---- failures ----
 
-// must stops the whole job when err is not nil: an unexpected error usually
-// means the ranks no longer agree on which collective calls come next, so
-// carrying on would only hang.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		fatalf(t, "unexpected error: %v", err)
-	}
-}
-
-// fatalf reports a failure that the ranks cannot survive in step, and aborts.
-func fatalf(t *testing.T, format string, a ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, a...)
-	t.Error(msg)
-	fmt.Fprintf(os.Stderr, "rank %d: %s: FATAL: %s\n", mpi.World().Rank(), t.Name(), msg)
-	mpi.Abort(1)
-}
+// must and fatalf abort the whole job on failures the ranks cannot survive in
+// step (see mpitest.Must).
+var (
+	must   = mpitest.Must
+	fatalf = mpitest.Fatalf
+)
 
 // wantErr checks that err is an *armci.Error naming arg (and, if sentinel is
 // not nil, wrapping it).

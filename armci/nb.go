@@ -205,24 +205,7 @@ func NbPutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle,
 		}
 		return completed("NbPutV"), nil
 	}
-	b := bytesOf(local)
-	if err := s.checkVector("NbPutV", rank, vecs, len(b), 1); err != nil {
-		return nil, err
-	}
-	var reqs []*mpi.Request
-	for _, v := range vecs {
-		for i := range v.Local {
-			if v.Bytes == 0 {
-				continue
-			}
-			r, err := mpi.Rput(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i])
-			if err != nil {
-				return s.started("NbPutV", reqs, err)
-			}
-			reqs = append(reqs, r)
-		}
-	}
-	return s.started("NbPutV", reqs, nil)
+	return s.nbVector("NbPutV", rank, bytesOf(local), vecs, mpi.Rput[byte])
 }
 
 // NbGetV is GetV that returns at once (ARMCI_NbGetV).
@@ -233,24 +216,7 @@ func NbGetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle,
 		}
 		return completed("NbGetV"), nil
 	}
-	b := bytesOf(local)
-	if err := s.checkVector("NbGetV", rank, vecs, len(b), 1); err != nil {
-		return nil, err
-	}
-	var reqs []*mpi.Request
-	for _, v := range vecs {
-		for i := range v.Local {
-			if v.Bytes == 0 {
-				continue
-			}
-			r, err := mpi.Rget(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i])
-			if err != nil {
-				return s.started("NbGetV", reqs, err)
-			}
-			reqs = append(reqs, r)
-		}
-	}
-	return s.started("NbGetV", reqs, nil)
+	return s.nbVector("NbGetV", rank, bytesOf(local), vecs, mpi.Rget[byte])
 }
 
 // NbAccV is AccV that returns at once (ARMCI_NbAccV).
@@ -259,4 +225,26 @@ func NbAccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) (
 		return nil, renamed("NbAccV", err)
 	}
 	return completed("NbAccV"), nil
+}
+
+// nbVector issues one request-based MPI call per piece of an I/O vector.
+func (s *Segment) nbVector(op string, rank int, b []byte, vecs []IOVec,
+	issue func(w *mpi.Win, buf []byte, rank, disp int) (*mpi.Request, error)) (*Handle, error) {
+	if err := s.checkVector(op, rank, vecs, len(b), 1); err != nil {
+		return nil, err
+	}
+	var reqs []*mpi.Request
+	for _, v := range vecs {
+		for i := range v.Local {
+			if v.Bytes == 0 {
+				continue
+			}
+			r, err := issue(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i])
+			if err != nil {
+				return s.started(op, reqs, err)
+			}
+			reqs = append(reqs, r)
+		}
+	}
+	return s.started(op, reqs, nil)
 }

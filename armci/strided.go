@@ -165,6 +165,24 @@ func (p Strided) types() (local, remote *mpi.Datatype, err error) {
 	return local, remote, nil
 }
 
+// stridedRMA moves a strided patch over MPI with one typed call, and completes
+// it locally.
+func (s *Segment) stridedRMA(rank, off int, b []byte, p Strided,
+	move func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) error) error {
+	if p.Bytes() == 0 {
+		return nil
+	}
+	lt, rt, err := p.types()
+	if err != nil {
+		return err
+	}
+	defer freeTypes(lt, rt)
+	if err := move(s.win, b, lt, rank, off, rt); err != nil {
+		return err
+	}
+	return s.win.FlushLocal(rank)
+}
+
 func freeTypes(a, b *mpi.Datatype) {
 	a.Free()
 	b.Free()
@@ -182,18 +200,7 @@ func PutS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) error {
 		p.blocks(func(l, r int) { copyBytes(dst[r:r+n], b[l:l+n]) })
 		return nil
 	}
-	if p.Bytes() == 0 {
-		return nil
-	}
-	lt, rt, err := p.types()
-	if err != nil {
-		return err
-	}
-	defer freeTypes(lt, rt)
-	if err := mpi.PutTyped(s.win, b, lt, rank, off, rt); err != nil {
-		return err
-	}
-	return s.win.FlushLocal(rank)
+	return s.stridedRMA(rank, off, b, p, mpi.PutTyped[byte])
 }
 
 // GetS copies a strided patch from rank's part of s at byte offset off into
@@ -208,18 +215,7 @@ func GetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) error {
 		p.blocks(func(l, r int) { copyBytes(b[l:l+n], src[r:r+n]) })
 		return nil
 	}
-	if p.Bytes() == 0 {
-		return nil
-	}
-	lt, rt, err := p.types()
-	if err != nil {
-		return err
-	}
-	defer freeTypes(lt, rt)
-	if err := mpi.GetTyped(s.win, b, lt, rank, off, rt); err != nil {
-		return err
-	}
-	return s.win.FlushLocal(rank)
+	return s.stridedRMA(rank, off, b, p, mpi.GetTyped[byte])
 }
 
 // AccS adds scale times a strided patch of local to rank's part of s from byte

@@ -2,8 +2,6 @@ package mpi_test
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -27,24 +25,12 @@ func TestWorld(t *testing.T) {
 
 // ---- helpers shared by the test files of this package ----
 
-// must stops the whole job when err is not nil. An unexpected error usually
-// means the ranks no longer agree on which collective calls come next, so
-// carrying on would only hang; aborting shows the message at once.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		fatalf(t, "unexpected error: %v", err)
-	}
-}
-
-// fatalf reports a failure that the ranks cannot survive in step and aborts.
-func fatalf(t *testing.T, format string, a ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, a...)
-	t.Error(msg)
-	fmt.Fprintf(os.Stderr, "rank %d: %s: FATAL: %s\n", mpi.World().Rank(), t.Name(), msg)
-	mpi.Abort(1)
-}
+// must and fatalf abort the whole job on failures the ranks cannot survive in
+// step (see mpitest.Must).
+var (
+	must   = mpitest.Must
+	fatalf = mpitest.Fatalf
+)
 
 // wantArgErr checks that err is an *mpi.ArgError for argument arg (and, if
 // sentinel is not nil, that it wraps sentinel).

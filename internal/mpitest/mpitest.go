@@ -322,3 +322,24 @@ func Launch(s LaunchSpec) (Result, error) {
 	}
 	return res, nil
 }
+
+// Must stops the whole job when err is not nil. In a multi-rank test an
+// unexpected error usually means the ranks no longer agree on which
+// collective calls come next, so carrying on would only hang; aborting shows
+// the message at once.
+func Must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		Fatalf(t, "unexpected error: %v", err)
+	}
+}
+
+// Fatalf reports a failure that the ranks cannot survive in step, and aborts
+// the job.
+func Fatalf(t testing.TB, format string, a ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, a...)
+	t.Error(msg)
+	fmt.Fprintf(os.Stderr, "rank %d: %s: FATAL: %s\n", mpi.World().Rank(), t.Name(), msg)
+	mpi.Abort(1)
+}
