@@ -2,9 +2,10 @@
 SHELL := /bin/bash
 GO ?= go
 NP ?= 4
+ANCHOR ?= ../shared/anchor
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo test vet fmt-check bench-mpi bench-armci check-mpich clean
+.PHONY: all deps build demo test vet fmt-check bench bench-mpi bench-armci check-mpich clean
 
 all: build
 
@@ -37,8 +38,15 @@ bench-mpi: deps
 	./mpirun.sh -np 2 --output-filename bin/mpibench.out bin/mpibench.test -test.run '^$$' -test.bench . -test.benchtime 200000x >/dev/null
 	cat bin/mpibench.out/1/rank.0/stdout
 
+# goga's ga against the GA C library (../shared/anchor/gabench.c), 2 ranks, medians of 5 alternating runs.
+bench:
+	scripts/install-deps.sh --bench
+	@mkdir -p bin
+	$(GO) build -o bin/gabench ./cmd/gabench
+	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
+	$(ANCHOR)/compare.sh -n 5 './mpirun.sh -np 2 bin/gabench' './mpirun.sh -np 2 bin/anchor/gabench'
+
 # goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of 5 alternating runs.
-ANCHOR ?= ../shared/anchor
 bench-armci:
 	scripts/install-deps.sh --bench
 	@mkdir -p bin
