@@ -1,0 +1,192 @@
+// Command gabench measures goga's ga package with the patterns and metric
+// names of ../shared/anchor/gabench.c, the GA C library's reference, so that
+// ../shared/anchor/compare.sh can put the two side by side:
+//
+//	./mpirun.sh -np 2 bin/gabench
+//
+// It prints one TSV line per figure (metric, size, value, unit) from rank 0,
+// which drives all one-sided traffic into rank 1's block. (dgemm, solve and
+// ghost figures come with the issues that add those operations.)
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gabench:", err)
+		mpi.Abort(1)
+	}
+}
+
+var me int
+
+func emit(metric string, size int, v float64, unit string) {
+	if me == 0 {
+		fmt.Printf("%s\t%d\t%.4g\t%s\n", metric, size, v, unit)
+	}
+}
+
+// itersFor makes each figure take roughly 0.2 s of transfer.
+func itersFor(bytes int) int { return min(max(200000000/(bytes+20000), 5), 20000) }
+
+var ops = []string{"put", "get", "acc"}
+
+// timed runs op it times on a (rank 0 only) and reports latency and bandwidth.
+func timed(a *ga.Array[float64], name string, bytes, it int, lo, hi []int, buf []float64, ld []int) error {
+	for op := range ops {
+		if err := ga.Sync(); err != nil {
+			return err
+		}
+		if me == 0 {
+			t := mpi.Wtime()
+			for range it {
+				var err error
+				switch op {
+				case 0:
+					err = a.Put(lo, hi, buf, ld)
+				case 1:
+					err = a.Get(lo, hi, buf, ld)
+				default:
+					err = a.Acc(lo, hi, buf, ld, 1)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			t = mpi.Wtime() - t
+			emit(ops[op]+"_"+name+"_us", bytes, t/float64(it)*1e6, "us")
+			emit(ops[op]+"_"+name+"_MBps", bytes, float64(bytes)*float64(it)/t/1e6, "MB/s")
+		}
+		if err := ga.Sync(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func run() error {
+	if err := ga.Init(); err != nil {
+		return err
+	}
+	defer ga.Terminate()
+	me = ga.Nodeid()
+	np := ga.Nnodes()
+	if np < 2 {
+		return fmt.Errorf("run with 2 or more ranks")
+	}
+
+	// 1-D contiguous: each rank owns n doubles; rank 0 targets rank 1.
+	const n = 1 << 20
+	g1, err := ga.Create[float64]("contig", []int{n * np}, []int{n})
+	if err != nil {
+		return err
+	}
+	if err := g1.Fill(0); err != nil {
+		return err
+	}
+	buf := make([]float64, n)
+	for i := range buf {
+		buf[i] = float64(i)
+	}
+	// The C benchmark runs every size of one op before the next op; so do we.
+	sizes := []int{1, 8, 64, 512, 4096, 32768, 262144, 1048576}
+	for op := range ops {
+		for _, s := range sizes {
+			saved := ops
+			ops = []string{saved[op]}
+			err := timed1(g1, op, s, buf)
+			ops = saved
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if err := g1.Destroy(); err != nil {
+		return err
+	}
+
+	// 2-D strided: a k×k patch inside rank 1's block of a B × B·np array.
+	const b = 1024
+	g2, err := ga.Create[float64]("strided", []int{b, b * np}, []int{b, b})
+	if err != nil {
+		return err
+	}
+	if err := g2.Fill(0); err != nil {
+		return err
+	}
+	for op := range ops {
+		for _, k := range []int{4, 16, 64, 256, 1024} {
+			saved := ops
+			ops = []string{saved[op]}
+			err := timed(g2, "2d", k*k*8, itersFor(k*k*8), []int{0, b}, []int{k - 1, b + k - 1}, buf, []int{k})
+			ops = saved
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if err := g2.Destroy(); err != nil {
+		return err
+	}
+
+	// read_inc: every rank increments one counter owned by the last rank.
+	gc, err := ga.Create[int64]("counter", []int{np}, []int{1})
+	if err != nil {
+		return err
+	}
+	if err := gc.Zero(); err != nil {
+		return err
+	}
+	sub := []int{np - 1}
+	const ri = 20000
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	t := mpi.Wtime()
+	for range ri {
+		if _, err := gc.ReadInc(sub, 1); err != nil {
+			return err
+		}
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	t = mpi.Wtime() - t
+	emit("read_inc_aggregate_Mops", np, float64(ri*np)/t/1e6, "Mop/s")
+	total := []int64{0}
+	if err := gc.Get(sub, sub, total, nil); err != nil {
+		return err
+	}
+	if total[0] != int64(ri*np) {
+		return fmt.Errorf("read_inc total %d != %d", total[0], ri*np)
+	}
+	if err := gc.Destroy(); err != nil {
+		return err
+	}
+
+	const si = 2000
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	t = mpi.Wtime()
+	for range si {
+		if err := ga.Sync(); err != nil {
+			return err
+		}
+	}
+	t = mpi.Wtime() - t
+	emit("sync_us", np, t/si*1e6, "us")
+	return nil
+}
+
+// timed1 is one contiguous figure: s doubles at the start of rank 1's block.
+func timed1(g *ga.Array[float64], op, s int, buf []float64) error {
+	const n = 1 << 20
+	return timed(g, "contig", s*8, itersFor(s*8), []int{n}, []int{n + s - 1}, buf, nil)
+}

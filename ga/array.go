@@ -1,0 +1,232 @@
+package ga
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Elem is the set of element types of global arrays: GA's C_INT, C_LONG,
+// C_FLOAT, C_DBL, C_SCPL and C_DCPL.
+type Elem interface {
+	~int32 | ~int64 | ~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// MaxDim is the most dimensions an array may have (GA_MAX_DIM).
+const MaxDim = dist.MaxDim
+
+// Array is a global array of T: an n-dimensional array whose blocks live on
+// the GA processes and that any process can read and write one-sidedly.
+// Indices are 0-based in C order (the last one fastest) and patches [lo, hi]
+// are inclusive, as in GA's C interface.
+type Array[T Elem] struct {
+	id    int
+	name  string
+	dims  []int
+	m     dist.Map
+	seg   *armci.Segment
+	es    int   // element size in bytes
+	lo    []int // this rank's block, or nil if it owns nothing
+	hi    []int
+	bytes int // this rank's allocation
+	dead  bool
+}
+
+// Builder sets an array's properties one by one before Allocate, as GA's
+// create_handle / set_data / set_array_name / set_chunk / set_irreg_distr /
+// allocate do. Every process must make the same calls.
+type Builder[T Elem] struct {
+	name   string
+	dims   []int
+	chunk  []int
+	starts [][]int
+}
+
+// New starts building an array of T with the given dimensions
+// (GA_Create_handle plus GA_Set_data).
+func New[T Elem](dims ...int) *Builder[T] {
+	return &Builder[T]{name: "array", dims: append([]int(nil), dims...)}
+}
+
+// Name sets the array's name (GA_Set_array_name).
+func (b *Builder[T]) Name(name string) *Builder[T] { b.name = name; return b }
+
+// Chunk sets the minimum block size along each dimension; values below 1
+// leave the choice to GA (GA_Set_chunk).
+func (b *Builder[T]) Chunk(chunk ...int) *Builder[T] {
+	b.chunk = append([]int(nil), chunk...)
+	return b
+}
+
+// Irregular sets the block boundaries: starts[d] lists the first index of each
+// block along dimension d, beginning with 0 (GA_Set_irreg_distr, with map and
+// block in Go's shape). Block (i, j, ...) goes to rank i·n1·n2… + j·n2… + …
+func (b *Builder[T]) Irregular(starts ...[]int) *Builder[T] {
+	b.starts = make([][]int, len(starts))
+	for d, s := range starts {
+		b.starts[d] = append([]int(nil), s...)
+	}
+	return b
+}
+
+// Allocate creates the array (GA_Allocate). It is collective: every process
+// checks the same properties and fails alike.
+func (b *Builder[T]) Allocate() (*Array[T], error) {
+	rt, err := runtime("Allocate")
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.layout(rt.Size())
+	if err != nil {
+		return nil, err
+	}
+	return allocate[T](rt, b.name, m)
+}
+
+func (b *Builder[T]) layout(nproc int) (dist.Map, error) {
+	if len(b.dims) < 1 || len(b.dims) > MaxDim {
+		return dist.Map{}, errorf("Allocate", b.name, "%d dimensions %v; want 1 to %d", len(b.dims), b.dims, MaxDim)
+	}
+	for d, n := range b.dims {
+		if n < 1 {
+			return dist.Map{}, errorf("Allocate", b.name, "dims %v: dimension %d is %d", b.dims, d, n)
+		}
+	}
+	if b.starts != nil {
+		m := dist.Map{Dims: b.dims, Starts: b.starts}
+		if err := m.Check(); err != nil {
+			return dist.Map{}, errorf("Allocate", b.name, "irregular distribution: %v", err)
+		}
+		if m.Blocks() > nproc {
+			return dist.Map{}, errorf("Allocate", b.name, "irregular distribution has %d blocks for %d processes", m.Blocks(), nproc)
+		}
+		return m, nil
+	}
+	if b.chunk != nil && len(b.chunk) != len(b.dims) {
+		return dist.Map{}, errorf("Allocate", b.name, "%d chunk sizes %v for %d dimensions", len(b.chunk), b.chunk, len(b.dims))
+	}
+	m, err := dist.Regular(b.dims, b.chunk, nproc)
+	if err != nil {
+		return dist.Map{}, errorf("Allocate", b.name, "%v", err)
+	}
+	return m, nil
+}
+
+// Create makes an array with GA's default distribution (NGA_Create); chunk
+// may be nil.
+func Create[T Elem](name string, dims, chunk []int) (*Array[T], error) {
+	return New[T](dims...).Name(name).Chunk(chunk...).Allocate()
+}
+
+// CreateIrreg makes an array with the given block boundaries (NGA_Create_irreg;
+// see Builder.Irregular).
+func CreateIrreg[T Elem](name string, dims []int, starts [][]int) (*Array[T], error) {
+	return New[T](dims...).Name(name).Irregular(starts...).Allocate()
+}
+
+func allocate[T Elem](rt *armci.Runtime, name string, m dist.Map) (*Array[T], error) {
+	var z T
+	a := &Array[T]{name: name, dims: m.Dims, m: m, es: int(unsafe.Sizeof(z))}
+	me := rt.Rank()
+	if lo, hi, ok := m.Block(me); ok {
+		a.lo, a.hi = lo, hi
+		a.bytes = a.es * volume(lo, hi)
+	}
+	// The memory limit: every process must agree, or some would wait in the
+	// segment's allocation.
+	st.mu.Lock()
+	used, limit := st.used, st.limit
+	st.mu.Unlock()
+	over := limit >= 0 && used+a.bytes > limit
+	flag := []int{0}
+	if over {
+		flag[0] = 1
+	}
+	if err := mpi.Allreduce(rt.Comm(), nil, flag, mpi.Max); err != nil {
+		return nil, err
+	}
+	if flag[0] != 0 {
+		return nil, &Error{Op: "Allocate", Array: name, Err: ErrMemoryLimit,
+			Msg: fmt.Sprintf("%d bytes more would pass some process's memory limit (here %d used of %d)", a.bytes, used, limit)}
+	}
+	seg, err := rt.Malloc(a.bytes)
+	if err != nil {
+		return nil, err
+	}
+	a.seg = seg
+	st.mu.Lock()
+	st.used += a.bytes
+	st.nextID++
+	a.id = st.nextID
+	st.arrays[a.id] = a
+	st.stats.Created++
+	st.mu.Unlock()
+	return a, nil
+}
+
+// Duplicate makes an array with the same type, shape and distribution, with
+// its own (uninitialized) data (GA_Duplicate). It is collective.
+func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
+	if err := a.valid("Duplicate"); err != nil {
+		return nil, err
+	}
+	rt, err := runtime("Duplicate")
+	if err != nil {
+		return nil, err
+	}
+	return allocate[T](rt, name, a.m)
+}
+
+// Destroy frees the array (GA_Destroy). It is collective; pending operations
+// on it must be complete.
+func (a *Array[T]) Destroy() error {
+	if err := a.valid("Destroy"); err != nil {
+		return err
+	}
+	if err := a.seg.Free(); err != nil {
+		return err
+	}
+	a.dead = true
+	st.mu.Lock()
+	st.used -= a.bytes
+	delete(st.arrays, a.id)
+	st.stats.Destroyed++
+	st.mu.Unlock()
+	return nil
+}
+
+func (a *Array[T]) valid(op string) error {
+	if a == nil {
+		return stateErr(op, "", ErrNil)
+	}
+	if a.dead {
+		return stateErr(op, a.name, ErrDestroyed)
+	}
+	return nil
+}
+
+// Name returns the array's name (GA_Inquire_name).
+func (a *Array[T]) Name() string { return a.name }
+
+// Ndim returns the number of dimensions (GA_Ndim).
+func (a *Array[T]) Ndim() int { return len(a.dims) }
+
+// Dims returns the extents (NGA_Inquire's dims).
+func (a *Array[T]) Dims() []int { return append([]int(nil), a.dims...) }
+
+// Inquire returns the element type's name and the extents (NGA_Inquire).
+func (a *Array[T]) Inquire() (typ string, dims []int) {
+	var z T
+	return fmt.Sprintf("%T", z), a.Dims()
+}
+
+func volume(lo, hi []int) int {
+	n := 1
+	for d := range lo {
+		n *= hi[d] - lo[d] + 1
+	}
+	return n
+}

@@ -1,0 +1,363 @@
+package ga
+
+import (
+	"fmt"
+	"io"
+	"math/cmplx"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Collective array operations are called by every process; each works on the
+// data it owns, between implicit synchronizations (see MaskSync).
+
+// collective runs f on this process's block between the implicit syncs.
+func (a *Array[T]) collective(op string, f func(local []T) error) error {
+	if err := a.valid(op); err != nil {
+		return err
+	}
+	if err := syncBegin(); err != nil {
+		return err
+	}
+	if a.lo != nil {
+		local, _, _, _, _, err := a.AccessLocal()
+		if err != nil {
+			return err
+		}
+		if err := f(local[:volume(a.lo, a.hi)]); err != nil {
+			return err
+		}
+	}
+	return syncEnd()
+}
+
+// Zero sets every element to 0 (GA_Zero).
+func (a *Array[T]) Zero() error {
+	return a.collective("Zero", func(l []T) error { clear(l); return nil })
+}
+
+// Fill sets every element to v (GA_Fill).
+func (a *Array[T]) Fill(v T) error {
+	return a.collective("Fill", func(l []T) error {
+		for i := range l {
+			l[i] = v
+		}
+		return nil
+	})
+}
+
+// Scale multiplies every element by v (GA_Scale).
+func (a *Array[T]) Scale(v T) error {
+	return a.collective("Scale", func(l []T) error {
+		for i := range l {
+			l[i] *= v
+		}
+		return nil
+	})
+}
+
+// Copy copies a into b (GA_Copy). They must have the same number of elements;
+// shapes and distributions may differ, and elements are matched in C
+// (row-major) order. It is collective.
+func Copy[T Elem](a, b *Array[T]) error {
+	if err := a.valid("Copy"); err != nil {
+		return err
+	}
+	if err := b.valid("Copy"); err != nil {
+		return err
+	}
+	if a == b {
+		return errorf("Copy", a.name, "source and destination are the same array")
+	}
+	if total(a.dims) != total(b.dims) {
+		return errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, total(b.dims), a.name, total(a.dims))
+	}
+	return b.collective("Copy", func(local []T) error {
+		return a.gatherInto(b, local)
+	})
+}
+
+// gatherInto fills local, this process's block of b, with the elements of a at
+// the same positions in C order.
+func (a *Array[T]) gatherInto(b *Array[T], local []T) error {
+	if slices.Equal(a.dims, b.dims) {
+		return a.Get(b.lo, b.hi, local, nil)
+	}
+	// Different shapes: walk b's block in runs along its last dimension and
+	// fetch each run from a by linear position.
+	nd := len(b.dims)
+	run := b.hi[nd-1] - b.lo[nd-1] + 1
+	sub := slices.Clone(b.lo)
+	for off := 0; off < len(local); off += run {
+		lin := linear(b.dims, sub)
+		if err := a.getLinear(lin, local[off:off+run]); err != nil {
+			return err
+		}
+		for d := nd - 2; d >= 0; d-- {
+			sub[d]++
+			if sub[d] <= b.hi[d] {
+				break
+			}
+			sub[d] = b.lo[d]
+		}
+	}
+	return nil
+}
+
+// getLinear reads len(dst) elements of a from C-order position lin on.
+func (a *Array[T]) getLinear(lin int, dst []T) error {
+	nd := len(a.dims)
+	last := a.dims[nd-1]
+	for len(dst) > 0 {
+		sub := unlinear(a.dims, lin)
+		n := min(len(dst), last-sub[nd-1])
+		hi := slices.Clone(sub)
+		hi[nd-1] += n - 1
+		if err := a.Get(sub, hi, dst[:n], nil); err != nil {
+			return err
+		}
+		dst, lin = dst[n:], lin+n
+	}
+	return nil
+}
+
+func total(dims []int) int {
+	n := 1
+	for _, x := range dims {
+		n *= x
+	}
+	return n
+}
+
+func linear(dims, sub []int) int {
+	l := 0
+	for d := range dims {
+		l = l*dims[d] + sub[d]
+	}
+	return l
+}
+
+func unlinear(dims []int, l int) []int {
+	sub := make([]int, len(dims))
+	for d := len(dims) - 1; d >= 0; d-- {
+		sub[d] = l % dims[d]
+		l /= dims[d]
+	}
+	return sub
+}
+
+// sameShape checks that arrays have one shape, for Add and Dot.
+func sameShape[T Elem](op string, arrays ...*Array[T]) error {
+	for _, x := range arrays {
+		if err := x.valid(op); err != nil {
+			return err
+		}
+	}
+	for _, x := range arrays[1:] {
+		if !slices.Equal(x.dims, arrays[0].dims) {
+			return errorf(op, x.name, "dims %v differ from %s's %v", x.dims, arrays[0].name, arrays[0].dims)
+		}
+	}
+	return nil
+}
+
+// operand returns x's elements over this process's block of c: in place when
+// x is distributed like c, fetched otherwise.
+func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
+	if CompareDistr(x, c) {
+		local, _, _, _, _, err := x.AccessLocal()
+		return local[:n], err
+	}
+	buf := make([]T, n)
+	return buf, x.Get(c.lo, c.hi, buf, nil)
+}
+
+// Add sets c = alpha·a + beta·b elementwise (GA_Add). The three arrays have one
+// shape; c may be a or b. It is collective.
+func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
+	if err := sameShape("Add", a, b, c); err != nil {
+		return err
+	}
+	return c.collective("Add", func(local []T) error {
+		x, err := operand(a, c, len(local))
+		if err != nil {
+			return err
+		}
+		y, err := operand(b, c, len(local))
+		if err != nil {
+			return err
+		}
+		for i := range local {
+			local[i] = alpha*x[i] + beta*y[i]
+		}
+		return nil
+	})
+}
+
+// Dot returns the sum of a[i]·b[i] over every element (GA_Ddot, GA_Zdot, …;
+// complex values are not conjugated). a and b have one shape. It is
+// collective, and every process gets the result.
+func Dot[T Elem](a, b *Array[T]) (T, error) {
+	var sum T
+	if err := sameShape("Dot", a, b); err != nil {
+		return sum, err
+	}
+	err := a.collective("Dot", func(local []T) error {
+		y, err := operand(b, a, len(local))
+		if err != nil {
+			return err
+		}
+		for i, v := range local {
+			sum += v * y[i]
+		}
+		return nil
+	})
+	if err != nil {
+		return sum, err
+	}
+	out := []T{sum}
+	if err := mpi.Allreduce(Comm(), nil, out, mpi.Sum); err != nil {
+		return sum, err
+	}
+	return out[0], nil
+}
+
+// Brdcst copies root's buf into every process's buf (GA_Brdcst).
+func Brdcst[T mpi.Elem](buf []T, root int) error {
+	rt, err := runtime("Brdcst")
+	if err != nil {
+		return err
+	}
+	if root < 0 || root >= rt.Size() {
+		return errorf("Brdcst", "", "root %d out of range [0, %d)", root, rt.Size())
+	}
+	return mpi.Bcast(rt.Comm(), buf, root)
+}
+
+// Gop combines x elementwise over every process and leaves the result in every
+// process's x (GA_Gop, GA_Dgop, GA_Igop, …). op is "+", "*", "max", "min",
+// "absmax" or "absmin"; the last four are for real types only.
+func Gop[T Elem](x []T, op string) error {
+	if _, err := runtime("Gop"); err != nil {
+		return err
+	}
+	var z T
+	_, isComplex := any(z).(complex64)
+	if _, ok := any(z).(complex128); ok {
+		isComplex = true
+	}
+	var o mpi.Op
+	switch op {
+	case "+":
+		o = mpi.Sum
+	case "*":
+		o = mpi.Prod
+	case "max", "absmax":
+		o = mpi.Max
+	case "min", "absmin":
+		o = mpi.Min
+	default:
+		return errorf("Gop", "", "unknown operation %q; want +, *, max, min, absmax or absmin", op)
+	}
+	if isComplex && o != mpi.Sum && o != mpi.Prod {
+		return errorf("Gop", "", "operation %q is not defined for %T", op, z)
+	}
+	if strings.HasPrefix(op, "abs") {
+		for i, v := range x {
+			x[i] = absReal(v)
+		}
+	}
+	return mpi.Allreduce(Comm(), nil, x, o)
+}
+
+// Print writes the whole array to standard output from process 0 (GA_Print).
+// It is collective.
+func (a *Array[T]) Print() error { return a.Fprint(os.Stdout) }
+
+// Fprint is Print to w.
+func (a *Array[T]) Fprint(w io.Writer) error {
+	if err := a.valid("Print"); err != nil {
+		return err
+	}
+	if err := syncBegin(); err != nil {
+		return err
+	}
+	if Nodeid() == 0 {
+		lo := make([]int, len(a.dims))
+		hi := make([]int, len(a.dims))
+		for d := range hi {
+			hi[d] = a.dims[d] - 1
+		}
+		buf := make([]T, total(a.dims))
+		if err := a.Get(lo, hi, buf, nil); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "global array %s\n", a)
+		last := a.dims[len(a.dims)-1]
+		for off := 0; off < len(buf); off += last {
+			sub := unlinear(a.dims, off)
+			fmt.Fprintf(w, "%v:", sub[:len(sub)-1])
+			for _, v := range buf[off : off+last] {
+				fmt.Fprintf(w, " %v", formatElem(v))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	return syncEnd()
+}
+
+func formatElem[T Elem](v T) string { return fmt.Sprint(v) }
+
+// absReal is |v| for the real element types (complex ones are refused before).
+func absReal[T Elem](v T) T {
+	var z T
+	if real(complex128(toComplex(v))) < 0 {
+		return z - v
+	}
+	return v
+}
+
+// toComplex widens any element value to complex128.
+func toComplex[T Elem](v T) complex128 {
+	switch x := any(v).(type) {
+	case int32:
+		return complex(float64(x), 0)
+	case int64:
+		return complex(float64(x), 0)
+	case float32:
+		return complex(float64(x), 0)
+	case float64:
+		return complex(x, 0)
+	case complex64:
+		return complex128(x)
+	case complex128:
+		return x
+	}
+	return cmplx.NaN()
+}
+
+// PrintDistribution writes which process owns which block, from process 0
+// (GA_Print_distribution).
+func (a *Array[T]) PrintDistribution() error { return a.FprintDistribution(os.Stdout) }
+
+// FprintDistribution is PrintDistribution to w.
+func (a *Array[T]) FprintDistribution(w io.Writer) error {
+	if err := a.valid("PrintDistribution"); err != nil {
+		return err
+	}
+	if Nodeid() != 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "distribution of %s over a %v process grid\n", a, a.m.Grid())
+	for r := range Nnodes() {
+		if lo, hi, ok := a.m.Block(r); ok {
+			fmt.Fprintf(w, "  process %d: lo %v hi %v\n", r, lo, hi)
+		} else {
+			fmt.Fprintf(w, "  process %d: no data\n", r)
+		}
+	}
+	return nil
+}

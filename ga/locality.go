@@ -1,0 +1,184 @@
+package ga
+
+import (
+	"slices"
+
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Distribution returns the patch that rank owns (NGA_Distribution); ok is false
+// when it owns nothing.
+func (a *Array[T]) Distribution(rank int) (lo, hi []int, ok bool) {
+	if a == nil || a.dead {
+		return nil, nil, false
+	}
+	return a.m.Block(rank)
+}
+
+// Locate returns the rank that owns the element at sub (NGA_Locate).
+func (a *Array[T]) Locate(sub []int) (int, error) {
+	if err := a.checkPatch("Locate", sub, sub); err != nil {
+		return -1, err
+	}
+	return a.m.Owner(sub), nil
+}
+
+// Region is the part of a patch that one rank owns.
+type Region struct {
+	Rank   int
+	Lo, Hi []int
+}
+
+// LocateRegion lists the ranks that own parts of the patch [lo, hi], with the
+// part each owns, in rank order (NGA_Locate_region).
+func (a *Array[T]) LocateRegion(lo, hi []int) ([]Region, error) {
+	if err := a.checkPatch("LocateRegion", lo, hi); err != nil {
+		return nil, err
+	}
+	var out []Region
+	a.m.Owners(lo, hi, func(r int, plo, phi []int) bool {
+		out = append(out, Region{Rank: r, Lo: slices.Clone(plo), Hi: slices.Clone(phi)})
+		return true
+	})
+	return out, nil
+}
+
+// ProcTopology returns rank's coordinates in the array's process grid
+// (NGA_Proc_topology); ok is false when rank owns no block.
+func (a *Array[T]) ProcTopology(rank int) ([]int, bool) { return a.m.Coords(rank) }
+
+// ProcGrid returns the number of blocks along each dimension.
+func (a *Array[T]) ProcGrid() []int { return a.m.Grid() }
+
+// CompareDistr reports whether b has the same shape and distribution as a
+// (NGA_Compare_distr).
+func CompareDistr[T, U Elem](a *Array[T], b *Array[U]) bool {
+	if a == nil || b == nil || !slices.Equal(a.dims, b.dims) {
+		return false
+	}
+	for d := range a.m.Starts {
+		if !slices.Equal(a.m.Starts[d], b.m.Starts[d]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Access returns this process's own elements of the patch [lo, hi] in place
+// (NGA_Access): a slice that starts at lo, and ld, the leading dimensions of
+// the local block (element (i, j, …) of the patch is at
+// ((i-lo0)·ld[0] + (j-lo1))·ld[1] + …). Writes go straight into the array;
+// Release or ReleaseUpdate ends the access.
+func (a *Array[T]) Access(lo, hi []int) ([]T, []int, error) {
+	if err := a.checkPatch("Access", lo, hi); err != nil {
+		return nil, nil, err
+	}
+	if a.lo == nil {
+		return nil, nil, errorf("Access", a.name, "process %d owns no block", Nodeid())
+	}
+	for d := range lo {
+		if lo[d] < a.lo[d] || hi[d] > a.hi[d] {
+			return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
+		}
+	}
+	local, err := armci.LocalAs[T](a.seg)
+	if err != nil {
+		return nil, nil, err
+	}
+	nd := len(a.dims)
+	ld := make([]int, nd-1)
+	off := 0
+	for d := range nd {
+		if d > 0 {
+			ld[d-1] = a.hi[d] - a.lo[d] + 1
+			off *= ld[d-1]
+		}
+		off += lo[d] - a.lo[d]
+	}
+	return local[off:], ld, nil
+}
+
+// AccessLocal returns this process's whole block in place, with its patch and
+// leading dimensions; ok is false if it owns nothing.
+func (a *Array[T]) AccessLocal() (data []T, lo, hi, ld []int, ok bool, err error) {
+	if err := a.valid("AccessLocal"); err != nil {
+		return nil, nil, nil, nil, false, err
+	}
+	if a.lo == nil {
+		return nil, nil, nil, nil, false, nil
+	}
+	data, ld, err = a.Access(a.lo, a.hi)
+	return data, slices.Clone(a.lo), slices.Clone(a.hi), ld, err == nil, err
+}
+
+// Release ends an access that only read (NGA_Release).
+func (a *Array[T]) Release(lo, hi []int) error { return a.checkPatch("Release", lo, hi) }
+
+// ReleaseUpdate ends an access that wrote (NGA_Release_update).
+func (a *Array[T]) ReleaseUpdate(lo, hi []int) error {
+	return a.checkPatch("ReleaseUpdate", lo, hi)
+}
+
+// cluster describes which node each GA process runs on.
+type cluster struct {
+	node  []int   // node id of each rank
+	procs [][]int // ranks on each node, ascending
+}
+
+// learnCluster finds the nodes; it is collective over c.
+func learnCluster(c *mpi.Comm) (cluster, error) {
+	node, err := c.SplitType(mpi.SplitShared, 0)
+	if err != nil {
+		return cluster{}, err
+	}
+	leader := []int{0}
+	err = mpi.Allreduce(node, []int{c.Rank()}, leader, mpi.Min)
+	node.Free()
+	if err != nil {
+		return cluster{}, err
+	}
+	leaders := make([]int, c.Size())
+	if err := mpi.Allgather(c, leader, leaders); err != nil {
+		return cluster{}, err
+	}
+	distinct := slices.Compact(slices.Sorted(slices.Values(leaders)))
+	cl := cluster{node: make([]int, c.Size()), procs: make([][]int, len(distinct))}
+	for r, l := range leaders {
+		id, _ := slices.BinarySearch(distinct, l)
+		cl.node[r] = id
+		cl.procs[id] = append(cl.procs[id], r)
+	}
+	return cl, nil
+}
+
+// ClusterNnodes returns the number of nodes (GA_Cluster_nnodes).
+func ClusterNnodes() int { return len(st.cluster.procs) }
+
+// ClusterNodeid returns the node this process runs on (GA_Cluster_nodeid).
+func ClusterNodeid() int { return ClusterProcNodeid(Nodeid()) }
+
+// ClusterProcNodeid returns the node rank runs on (GA_Cluster_proc_nodeid).
+func ClusterProcNodeid(rank int) int {
+	if rank < 0 || rank >= len(st.cluster.node) {
+		return -1
+	}
+	return st.cluster.node[rank]
+}
+
+// ClusterNprocs returns the number of processes on node (GA_Cluster_nprocs).
+func ClusterNprocs(node int) int {
+	if node < 0 || node >= len(st.cluster.procs) {
+		return 0
+	}
+	return len(st.cluster.procs[node])
+}
+
+// ClusterProcid returns the GA rank of the i-th process on node
+// (GA_Cluster_procid), or -1.
+func ClusterProcid(node, i int) int {
+	if node < 0 || node >= len(st.cluster.procs) || i < 0 || i >= len(st.cluster.procs[node]) {
+		return -1
+	}
+	return st.cluster.procs[node][i]
+}

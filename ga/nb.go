@@ -1,0 +1,84 @@
+package ga
+
+import "github.com/goga-hpc/goga/armci"
+
+// Handle is a non-blocking operation in flight (ga_nbhdl_t). Wait completes it
+// locally: a put's or accumulate's buffer may then be reused, a get's holds the
+// data. Until then the buffer must not be touched. Non-blocking operations are
+// not ordered with each other or with blocking ones; use Fence or Sync for that.
+type Handle struct {
+	hs []*armci.Handle
+}
+
+// Wait blocks until the operation is complete (NGA_NbWait).
+func (h *Handle) Wait() error {
+	if h == nil {
+		return errorf("NbWait", "", "nil handle")
+	}
+	for _, x := range h.hs {
+		if err := x.Wait(); err != nil {
+			return err
+		}
+	}
+	h.hs = nil
+	return nil
+}
+
+// Test reports whether the operation is complete, without blocking (NGA_NbTest).
+func (h *Handle) Test() (bool, error) {
+	if h == nil {
+		return false, errorf("NbTest", "", "nil handle")
+	}
+	for _, x := range h.hs {
+		if ok, err := x.Test(); err != nil || !ok {
+			return false, err
+		}
+	}
+	h.hs = nil
+	return true, nil
+}
+
+// nb issues one non-blocking armci operation per owner of the patch.
+func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *OpStats,
+	issue func(pc piece) (*armci.Handle, error)) (*Handle, error) {
+	pitch, err := a.prepare(op, lo, hi, buf, ld)
+	if err != nil {
+		return nil, err
+	}
+	h := &Handle{}
+	countCall(stat)
+	err = a.pieces(lo, hi, pitch, func(pc piece) error {
+		a.notePiece(pc.rank, stat, pc.p.Bytes())
+		x, err := issue(pc)
+		if err == nil {
+			h.hs = append(h.hs, x)
+		}
+		return err
+	})
+	if err != nil {
+		h.Wait() // complete what was issued before the failure
+		return nil, err
+	}
+	return h, nil
+}
+
+// NbPut is Put that returns at once (NGA_NbPut).
+func (a *Array[T]) NbPut(lo, hi []int, buf []T, ld []int) (*Handle, error) {
+	return a.nb("NbPut", lo, hi, buf, ld, &st.stats.Put, func(pc piece) (*armci.Handle, error) {
+		return armci.NbPutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+	})
+}
+
+// NbGet is Get that returns at once (NGA_NbGet).
+func (a *Array[T]) NbGet(lo, hi []int, buf []T, ld []int) (*Handle, error) {
+	return a.nb("NbGet", lo, hi, buf, ld, &st.stats.Get, func(pc piece) (*armci.Handle, error) {
+		return armci.NbGetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+	})
+}
+
+// NbAcc is Acc that returns at once (NGA_NbAcc).
+func (a *Array[T]) NbAcc(lo, hi []int, buf []T, ld []int, alpha T) (*Handle, error) {
+	return a.nb("NbAcc", lo, hi, buf, ld, &st.stats.Acc, func(pc piece) (*armci.Handle, error) {
+		return armci.NbAccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
+	})
+}

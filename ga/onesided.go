@@ -1,0 +1,116 @@
+package ga
+
+import (
+	"math"
+
+	"github.com/goga-hpc/goga/armci"
+)
+
+// Put copies buf into the patch [lo, hi] (NGA_Put). buf holds the patch in C
+// order with leading dimensions ld (nil: packed). It returns when buf may be
+// reused; the data may still be on its way (see Fence and Sync).
+func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
+	if err := a.checkPatch("Put", lo, hi); err != nil {
+		return err
+	}
+	if done, err := a.fast(opPut, lo, hi, buf, ld, 0); done || err != nil {
+		return err
+	}
+	pitch, err := a.prepare("Put", lo, hi, buf, ld)
+	if err != nil {
+		return err
+	}
+	countCall(&st.stats.Put)
+	return a.pieces(lo, hi, pitch, func(pc piece) error {
+		a.notePiece(pc.rank, &st.stats.Put, pc.p.Bytes())
+		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+	})
+}
+
+// Get copies the patch [lo, hi] into buf (NGA_Get); it returns with the data.
+func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
+	if err := a.checkPatch("Get", lo, hi); err != nil {
+		return err
+	}
+	if done, err := a.fast(opGet, lo, hi, buf, ld, 0); done || err != nil {
+		return err
+	}
+	pitch, err := a.prepare("Get", lo, hi, buf, ld)
+	if err != nil {
+		return err
+	}
+	countCall(&st.stats.Get)
+	return a.pieces(lo, hi, pitch, func(pc piece) error {
+		a.notePiece(pc.rank, &st.stats.Get, pc.p.Bytes())
+		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+	})
+}
+
+// Acc adds alpha·buf to the patch [lo, hi] (NGA_Acc), atomically per element
+// with respect to other accumulates. It returns when buf may be reused.
+func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
+	if err := a.checkPatch("Acc", lo, hi); err != nil {
+		return err
+	}
+	if done, err := a.fast(opAcc, lo, hi, buf, ld, alpha); done || err != nil {
+		return err
+	}
+	pitch, err := a.prepare("Acc", lo, hi, buf, ld)
+	if err != nil {
+		return err
+	}
+	countCall(&st.stats.Acc)
+	return a.pieces(lo, hi, pitch, func(pc piece) error {
+		a.notePiece(pc.rank, &st.stats.Acc, pc.p.Bytes())
+		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
+	})
+}
+
+// prepare checks a patch transfer and returns the buffer's pitches.
+func (a *Array[T]) prepare(op string, lo, hi []int, buf []T, ld []int) ([]int, error) {
+	if err := a.checkPatch(op, lo, hi); err != nil {
+		return nil, err
+	}
+	pitch, err := a.bufLayout(op, lo, hi, ld, len(buf))
+	if err != nil {
+		return nil, err
+	}
+	return pitch, nil
+}
+
+// ReadInc adds inc to the element at sub and returns its old value, atomically
+// (NGA_Read_inc): the shared counter of dynamic load balancing. The array
+// must hold int32 or int64.
+func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
+	if err := a.checkPatch("ReadInc", sub, sub); err != nil {
+		return 0, err
+	}
+	// Refuse before anything moves or is counted.
+	var z T
+	switch any(z).(type) {
+	case int64:
+	case int32:
+		if inc < math.MinInt32 || inc > math.MaxInt32 {
+			return 0, errorf("ReadInc", a.name, "increment %d does not fit the array's int32 elements", inc)
+		}
+	default:
+		return 0, errorf("ReadInc", a.name, "element type %T is not an integer (int32 or int64)", z)
+	}
+	rank, off := a.element(sub)
+	a.note(rank, &st.stats.ReadInc, a.es)
+	if _, ok := any(z).(int64); ok {
+		return armci.FetchAdd(a.seg, rank, off, inc)
+	}
+	old, err := armci.FetchAdd(a.seg, rank, off, int32(inc))
+	return int64(old), err
+}
+
+// element returns the owner of sub and its byte offset in the owner's block.
+func (a *Array[T]) element(sub []int) (rank, off int) {
+	rank = a.m.Owner(sub)
+	blo, bhi, _ := a.m.Block(rank)
+	for d := range sub {
+		off = off*(bhi[d]-blo[d]+1) + sub[d] - blo[d]
+	}
+	return rank, off * a.es
+}

@@ -1,0 +1,108 @@
+package ga
+
+import (
+	"fmt"
+
+	"github.com/goga-hpc/goga/armci"
+)
+
+// checkPatch validates [lo, hi] against the array's dims.
+func (a *Array[T]) checkPatch(op string, lo, hi []int) error {
+	if err := a.valid(op); err != nil {
+		return err
+	}
+	n := len(a.dims)
+	if len(lo) != n || len(hi) != n {
+		return errorf(op, a.name, "lo %v and hi %v for a %d-dimensional array", lo, hi, n)
+	}
+	for d := range n {
+		if lo[d] < 0 || hi[d] >= a.dims[d] || lo[d] > hi[d] {
+			return errorf(op, a.name, "patch lo %v hi %v is not inside dims %v", lo, hi, a.dims)
+		}
+	}
+	return nil
+}
+
+// bufLayout checks a local buffer of n elements for the patch [lo, hi] with
+// leading dimensions ld (nil: packed) and returns the buffer's pitch along
+// each dimension, in elements.
+func (a *Array[T]) bufLayout(op string, lo, hi, ld []int, n int) ([]int, error) {
+	nd := len(a.dims)
+	if ld == nil {
+		ld = make([]int, nd-1)
+		for d := range nd - 1 {
+			ld[d] = hi[d+1] - lo[d+1] + 1
+		}
+	}
+	if len(ld) != nd-1 {
+		return nil, errorf(op, a.name, "ld %v has %d entries; a %d-dimensional patch needs %d", ld, len(ld), nd, nd-1)
+	}
+	for d := range nd - 1 {
+		if ld[d] < hi[d+1]-lo[d+1]+1 {
+			return nil, errorf(op, a.name, "ld[%d] = %d is less than the patch's extent %d along dimension %d", d, ld[d], hi[d+1]-lo[d+1]+1, d+1)
+		}
+	}
+	pitch := make([]int, nd)
+	pitch[nd-1] = 1
+	for d := nd - 2; d >= 0; d-- {
+		pitch[d] = pitch[d+1] * ld[d]
+	}
+	need := 1
+	for d := range nd {
+		need += (hi[d] - lo[d]) * pitch[d]
+	}
+	if n < need {
+		return nil, errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, lo, hi, ld, need)
+	}
+	return pitch, nil
+}
+
+// piece is the part of a patch that one rank owns, as an armci strided
+// transfer: the byte offset in the owner's block, the element offset in the
+// caller's buffer, and the shape.
+type piece struct {
+	rank   int
+	remote int // bytes into the owner's block
+	local  int // elements into the caller's buffer
+	p      armci.Strided
+}
+
+// pieces splits the patch [lo, hi] by owner.
+func (a *Array[T]) pieces(lo, hi, pitch []int, f func(pc piece) error) error {
+	nd := len(a.dims)
+	var err error
+	a.m.Owners(lo, hi, func(rank int, plo, phi []int) bool {
+		blo, bhi, _ := a.m.Block(rank)
+		// Pitches of the owner's block, in elements.
+		bp := make([]int, nd)
+		bp[nd-1] = 1
+		for d := nd - 2; d >= 0; d-- {
+			bp[d] = bp[d+1] * (bhi[d+1] - blo[d+1] + 1)
+		}
+		pc := piece{rank: rank}
+		pc.p.Count = make([]int, nd)
+		pc.p.LocalStride = make([]int, nd-1)
+		pc.p.RemoteStride = make([]int, nd-1)
+		for d := range nd {
+			pc.remote += (plo[d] - blo[d]) * bp[d]
+			pc.local += (plo[d] - lo[d]) * pitch[d]
+			k := nd - 1 - d // armci counts go from the fastest dimension up
+			pc.p.Count[k] = phi[d] - plo[d] + 1
+			if k > 0 {
+				pc.p.LocalStride[k-1] = pitch[d] * a.es
+				pc.p.RemoteStride[k-1] = bp[d] * a.es
+			}
+		}
+		pc.remote *= a.es
+		pc.p.Count[0] *= a.es
+		err = f(pc)
+		return err == nil
+	})
+	return err
+}
+
+// String describes the array for messages and PrintDistribution.
+func (a *Array[T]) String() string {
+	var z T
+	return fmt.Sprintf("%s (%T %v)", a.name, z, a.dims)
+}

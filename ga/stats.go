@@ -1,0 +1,43 @@
+package ga
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// OpStats counts one kind of operation on this process.
+type OpStats struct {
+	Calls       int
+	LocalBytes  int // moved to or from this process's own blocks
+	RemoteBytes int // moved to or from other processes' blocks
+}
+
+// Stats is what GA_Print_stats reports.
+type Stats struct {
+	Created, Destroyed                            int
+	Put, Get, Acc, ReadInc, Scatter, Gather, Sacc OpStats
+}
+
+// ReadStats returns this process's counts of array operations.
+func ReadStats() Stats {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.stats
+}
+
+// PrintStats writes this process's operation counts and bytes moved, local and
+// remote, per kind (GA_Print_stats).
+func PrintStats() { fprintStats(os.Stdout, ReadStats()) }
+
+func fprintStats(w io.Writer, s Stats) {
+	fmt.Fprintf(w, "GA statistics for process %d\n", Nodeid())
+	fmt.Fprintf(w, "  arrays created %d, destroyed %d; memory in use %d bytes\n", s.Created, s.Destroyed, InquireMemory())
+	fmt.Fprintf(w, "  %-8s %10s %16s %16s\n", "op", "calls", "local bytes", "remote bytes")
+	for _, r := range []struct {
+		name string
+		o    OpStats
+	}{{"put", s.Put}, {"get", s.Get}, {"acc", s.Acc}, {"read_inc", s.ReadInc}, {"scatter", s.Scatter}, {"gather", s.Gather}, {"scat_acc", s.Sacc}} {
+		fmt.Fprintf(w, "  %-8s %10d %16d %16d\n", r.name, r.o.Calls, r.o.LocalBytes, r.o.RemoteBytes)
+	}
+}

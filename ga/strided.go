@@ -1,0 +1,98 @@
+package ga
+
+import "github.com/goga-hpc/goga/armci"
+
+// stridedPieces splits a strided patch (every skip[d]-th element of [lo, hi]
+// along each dimension d, starting at lo) by owner. The buffer holds the
+// selected elements packed by ld like an ordinary patch of their count.
+func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat *OpStats, f func(pc piece) error) error {
+	if err := a.checkPatch(op, lo, hi); err != nil {
+		return err
+	}
+	nd := len(a.dims)
+	if len(skip) != nd {
+		return errorf(op, a.name, "skip %v for a %d-dimensional array", skip, nd)
+	}
+	counts := make([]int, nd)
+	for d := range nd {
+		if skip[d] < 1 {
+			return errorf(op, a.name, "skip %v: every skip must be at least 1", skip)
+		}
+		counts[d] = (hi[d]-lo[d])/skip[d] + 1
+	}
+	zero, last := make([]int, nd), make([]int, nd)
+	for d := range nd {
+		last[d] = counts[d] - 1
+	}
+	pitch, err := a.bufLayout(op, zero, last, ld, n)
+	if err != nil {
+		return err
+	}
+	countCall(stat)
+	var ferr error
+	a.m.Owners(lo, hi, func(rank int, plo, phi []int) bool {
+		blo, bhi, _ := a.m.Block(rank)
+		bp := make([]int, nd)
+		bp[nd-1] = 1
+		for d := nd - 2; d >= 0; d-- {
+			bp[d] = bp[d+1] * (bhi[d+1] - blo[d+1] + 1)
+		}
+		// One level per dimension, over single elements; the last dimension
+		// folds into the contiguous count when its skip is 1.
+		pc := piece{rank: rank}
+		cnt := make([]int, nd)
+		for d := range nd {
+			first := lo[d] + (plo[d]-lo[d]+skip[d]-1)/skip[d]*skip[d]
+			if first > phi[d] {
+				return true // this owner holds none of the selected elements
+			}
+			cnt[d] = (phi[d]-first)/skip[d] + 1
+			pc.remote += (first - blo[d]) * bp[d]
+			pc.local += (first - lo[d]) / skip[d] * pitch[d]
+		}
+		pc.remote *= a.es
+		fold := skip[nd-1] == 1
+		pc.p.Count = []int{a.es}
+		if fold {
+			pc.p.Count[0] = cnt[nd-1] * a.es
+		}
+		for d := nd - 1; d >= 0; d-- {
+			if d == nd-1 && fold {
+				continue
+			}
+			pc.p.Count = append(pc.p.Count, cnt[d])
+			pc.p.LocalStride = append(pc.p.LocalStride, pitch[d]*a.es)
+			pc.p.RemoteStride = append(pc.p.RemoteStride, bp[d]*skip[d]*a.es)
+		}
+		ferr = f(pc)
+		return ferr == nil
+	})
+	return ferr
+}
+
+// StridedPut copies buf into every skip[d]-th element of [lo, hi] along each
+// dimension (NGA_Strided_put). buf holds those elements like an ordinary patch
+// of their count, with leading dimensions ld (nil: packed).
+func (a *Array[T]) StridedPut(lo, hi, skip []int, buf []T, ld []int) error {
+	return a.stridedPieces("StridedPut", lo, hi, skip, ld, len(buf), &st.stats.Put, func(pc piece) error {
+		a.notePiece(pc.rank, &st.stats.Put, pc.p.Bytes())
+		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+	})
+}
+
+// StridedGet is the reverse of StridedPut (NGA_Strided_get).
+func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
+	return a.stridedPieces("StridedGet", lo, hi, skip, ld, len(buf), &st.stats.Get, func(pc piece) error {
+		a.notePiece(pc.rank, &st.stats.Get, pc.p.Bytes())
+		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+	})
+}
+
+// StridedAcc adds alpha·buf to the elements StridedPut would write
+// (NGA_Strided_acc), atomically per element.
+func (a *Array[T]) StridedAcc(lo, hi, skip []int, buf []T, ld []int, alpha T) error {
+	return a.stridedPieces("StridedAcc", lo, hi, skip, ld, len(buf), &st.stats.Acc, func(pc piece) error {
+		a.notePiece(pc.rank, &st.stats.Acc, pc.p.Bytes())
+		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
+	})
+}

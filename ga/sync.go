@@ -1,0 +1,249 @@
+package ga
+
+// fenceState tracks GA_Init_fence: while active, the ranks this process has
+// sent data to, so that Fence can wait for exactly those.
+type fenceState struct {
+	depth   int
+	targets map[int]bool
+}
+
+// maskState is GA_Mask_sync: whether the next collective operation
+// synchronizes at its start and at its end.
+type maskState struct{ begin, end bool }
+
+// note counts one call of an operation that moves bytes to or from rank's
+// block, for PrintStats, and records its target for Fence.
+func (a *Array[T]) note(rank int, count *OpStats, bytes int) {
+	countCall(count)
+	a.notePiece(rank, count, bytes)
+}
+
+// countCall counts one call of an operation, however many blocks it touches
+// (GA_Print_stats reports calls, not pieces).
+func countCall(count *OpStats) {
+	st.mu.Lock()
+	count.Calls++
+	st.mu.Unlock()
+}
+
+// notePiece counts the bytes one piece of an operation moves to or from rank's
+// block, and records rank as a target for Fence.
+func (a *Array[T]) notePiece(rank int, count *OpStats, bytes int) {
+	st.mu.Lock()
+	if st.rt != nil && rank == st.rt.Rank() {
+		count.LocalBytes += bytes
+	} else {
+		count.RemoteBytes += bytes
+	}
+	if st.fence.depth > 0 {
+		st.fence.targets[rank] = true
+	}
+	st.mu.Unlock()
+}
+
+// Sync is GA_Sync: a barrier of every GA process after which every GA
+// operation that any process issued before it is complete. It ends any
+// InitFence in progress.
+func Sync() error {
+	rt, err := runtime("Sync")
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	st.fence = fenceState{}
+	st.mu.Unlock()
+	return rt.Barrier()
+}
+
+// InitFence starts tracking the operations this process issues, for Fence
+// (GA_Init_fence). Pairs may nest.
+func InitFence() error {
+	if _, err := runtime("InitFence"); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.fence.depth == 0 {
+		st.fence.targets = map[int]bool{}
+	}
+	st.fence.depth++
+	return nil
+}
+
+// Fence waits until every operation this process issued since the matching
+// InitFence is complete at its target (GA_Fence).
+func Fence() error {
+	rt, err := runtime("Fence")
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	if st.fence.depth == 0 {
+		st.mu.Unlock()
+		return errorf("Fence", "", "no InitFence to match")
+	}
+	targets := st.fence.targets
+	st.fence.depth--
+	if st.fence.depth == 0 {
+		st.fence.targets = nil
+	}
+	st.mu.Unlock()
+	for r := range rt.Size() {
+		if targets[r] {
+			if err := rt.Fence(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// MaskSync says whether the next collective array operation synchronizes at
+// its start and at its end (GA_Mask_sync); the mask applies once.
+func MaskSync(begin, end bool) {
+	st.mu.Lock()
+	st.mask = maskState{begin: begin, end: end}
+	st.mu.Unlock()
+}
+
+// syncBegin and syncEnd are the implicit synchronization of collective array
+// operations, honouring MaskSync.
+func syncBegin() error {
+	st.mu.Lock()
+	do := st.mask.begin
+	st.mask.begin = true
+	st.mu.Unlock()
+	if !do {
+		return nil
+	}
+	return Sync()
+}
+
+func syncEnd() error {
+	st.mu.Lock()
+	do := st.mask.end
+	st.mask.end = true
+	st.mu.Unlock()
+	if !do {
+		return nil
+	}
+	return Sync()
+}
+
+// CreateMutexes creates n mutexes numbered 0..n-1 (GA_Create_mutexes); it is
+// collective, and one set exists at a time.
+func CreateMutexes(n int) error {
+	rt, err := runtime("CreateMutexes")
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return errorf("CreateMutexes", "", "%d mutexes", n)
+	}
+	st.mu.Lock()
+	exists := st.mutexes >= 0
+	st.mu.Unlock()
+	if exists {
+		return errorf("CreateMutexes", "", "a set of mutexes exists already; DestroyMutexes first")
+	}
+	// Mutex i lives on rank i mod P, as number i / P there.
+	p := rt.Size()
+	mine := n / p
+	if rt.Rank() < n%p {
+		mine++
+	}
+	if err := rt.CreateMutexes(mine); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	st.mutexes = n
+	clear(held)
+	st.mu.Unlock()
+	return nil
+}
+
+// held are the GA mutexes this process holds or is taking, guarded by st.mu.
+// Locking one twice or unlocking one not held is refused here, by its GA
+// number (armci would refuse too, but by its own host and index).
+var held = map[int]bool{}
+
+// DestroyMutexes destroys the set of mutexes (GA_Destroy_mutexes); collective.
+func DestroyMutexes() error {
+	rt, err := runtime("DestroyMutexes")
+	if err != nil {
+		return err
+	}
+	if err := rt.DestroyMutexes(); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	st.mutexes = -1
+	st.mu.Unlock()
+	return nil
+}
+
+func mutexAt(op string, m int) (host, index int, err error) {
+	rt, err := runtime(op)
+	if err != nil {
+		return 0, 0, err
+	}
+	st.mu.Lock()
+	n := st.mutexes
+	st.mu.Unlock()
+	if m < 0 || m >= n {
+		return 0, 0, errorf(op, "", "mutex %d out of range [0, %d)", m, max(n, 0))
+	}
+	return m % rt.Size(), m / rt.Size(), nil
+}
+
+// Lock acquires mutex m, waiting while another process holds it (GA_Lock).
+func Lock(m int) error {
+	host, i, err := mutexAt("Lock", m)
+	if err != nil {
+		return err
+	}
+	rt, err := runtime("Lock")
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	if held[m] {
+		st.mu.Unlock()
+		return errorf("Lock", "", "mutex %d is already held (or being taken) by this process", m)
+	}
+	held[m] = true
+	st.mu.Unlock()
+	if err := rt.Lock(i, host); err != nil {
+		st.mu.Lock()
+		delete(held, m)
+		st.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// Unlock releases mutex m (GA_Unlock).
+func Unlock(m int) error {
+	host, i, err := mutexAt("Unlock", m)
+	if err != nil {
+		return err
+	}
+	rt, err := runtime("Unlock")
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	if !held[m] {
+		st.mu.Unlock()
+		return errorf("Unlock", "", "mutex %d is not held by this process", m)
+	}
+	delete(held, m)
+	st.mu.Unlock()
+	if err := rt.Unlock(i, host); err != nil {
+		st.mu.Lock()
+		held[m] = true
+		st.mu.Unlock()
+		return err
+	}
+	return nil
+}
