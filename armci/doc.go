@@ -63,78 +63,74 @@
 // reference ../shared/anchor/armcibench.c over ARMCI-MPI 0.3.1 (Debian), run
 // alternately 7 times, medians. Speedup above 1 means goga is faster.
 //
-//	metric                          bytes      goga    ARMCI-MPI  unit   goga speedup
-//	armci_put_contig_us                    8   0.02002   0.08987  us     4.49
-//	armci_put_contig_us                   64  0.009776   0.08373  us     8.56
-//	armci_put_contig_us                  512   0.01557    0.0869  us     5.58
-//	armci_put_contig_us                 4096   0.05755    0.1244  us     2.16
-//	armci_put_contig_us                32768     0.505    0.3557  us     0.70
-//	armci_put_contig_us               262144     3.456     3.277  us     0.95
-//	armci_put_contig_MBps             262144 7.586e+04     8e+04  MB/s   0.95
-//	armci_put_contig_us              2097152     105.3     90.39  us     0.86
-//	armci_put_contig_MBps            2097152 1.991e+04  2.32e+04  MB/s   0.86
-//	armci_put_contig_us              8388608      1014     882.6  us     0.87
-//	armci_put_contig_MBps            8388608      8273      9505  MB/s   0.87
-//	armci_get_contig_us                    8   0.02333   0.08455  us     3.62
-//	armci_get_contig_us                   64   0.02034   0.08387  us     4.12
-//	armci_get_contig_us                  512   0.02508   0.08753  us     3.49
-//	armci_get_contig_us                 4096   0.06897    0.1239  us     1.80
-//	armci_get_contig_us                32768    0.7746    0.5106  us     0.66
-//	armci_get_contig_us               262144     3.691     2.976  us     0.81
-//	armci_get_contig_MBps             262144 7.102e+04 8.809e+04  MB/s   0.81
-//	armci_get_contig_us              2097152     52.75     47.48  us     0.90
-//	armci_get_contig_MBps            2097152 3.976e+04 4.417e+04  MB/s   0.90
-//	armci_get_contig_us              8388608     236.3     219.8  us     0.93
-//	armci_get_contig_MBps            8388608 3.551e+04 3.816e+04  MB/s   0.93
-//	armci_acc_contig_us                    8   0.04434   0.09915  us     2.24
-//	armci_acc_contig_us                   64   0.04541    0.0886  us     1.95
-//	armci_acc_contig_us                  512   0.06234   0.09142  us     1.47
-//	armci_acc_contig_us                 4096    0.1948    0.1228  us     0.63
-//	armci_acc_contig_us                32768    0.7878     0.577  us     0.73
-//	armci_acc_contig_us               262144      3.47     3.797  us     1.09
-//	armci_acc_contig_MBps             262144 7.554e+04 6.903e+04  MB/s   1.09
-//	armci_acc_contig_us              2097152     54.81      57.5  us     1.05
-//	armci_acc_contig_MBps            2097152 3.826e+04 3.647e+04  MB/s   1.05
-//	armci_acc_contig_us              8388608       278     292.9  us     1.05
-//	armci_acc_contig_MBps            8388608 3.017e+04 2.864e+04  MB/s   1.05
-//	armci_put_2d_us                      128    0.1215    0.3296  us     2.71
-//	armci_put_2d_us                     2048    0.2884     1.156  us     4.01
-//	armci_put_2d_us                    32768      1.12     4.673  us     4.17
-//	armci_put_2d_us                   524288     11.31     25.03  us     2.21
-//	armci_put_2d_MBps                 524288 4.634e+04 2.095e+04  MB/s   2.21
-//	armci_put_2d_us                  8388608     217.8     286.9  us     1.32
-//	armci_put_2d_MBps                8388608 3.852e+04 2.924e+04  MB/s   1.32
-//	armci_get_2d_us                      128   0.06575    0.3287  us     5.00
-//	armci_get_2d_us                     2048    0.1548     1.151  us     7.44
-//	armci_get_2d_us                    32768    0.8824     4.707  us     5.33
-//	armci_get_2d_us                   524288     11.43     26.02  us     2.28
-//	armci_get_2d_MBps                 524288 4.587e+04 2.015e+04  MB/s   2.28
-//	armci_get_2d_us                  8388608     210.9     264.8  us     1.26
-//	armci_get_2d_MBps                8388608 3.977e+04 3.168e+04  MB/s   1.26
-//	armci_acc_2d_us                      128   0.09752    0.3485  us     3.57
-//	armci_acc_2d_us                     2048    0.2648     1.217  us     4.60
-//	armci_acc_2d_us                    32768     1.845     4.839  us     2.62
-//	armci_acc_2d_us                   524288      35.8     28.35  us     0.79
-//	armci_acc_2d_MBps                 524288 1.464e+04  1.85e+04  MB/s   0.79
-//	armci_acc_2d_us                  8388608     301.1     369.4  us     1.23
-//	armci_acc_2d_MBps                8388608 2.786e+04 2.271e+04  MB/s   1.23
-//	armci_fetch_add_aggregate_Mops         2      46.4     10.09  Mop/s  4.60
-//	armci_barrier_us                       2    0.9165    0.3501  us     0.38
+//	metric                             bytes      goga ARMCI-MPI  unit  goga speedup
+//	armci_put_contig_us                    8   0.02106   0.09052  us     4.30
+//	armci_put_contig_us                   64   0.01004   0.08315  us     8.28
+//	armci_put_contig_us                  512   0.01541   0.08813  us     5.72
+//	armci_put_contig_us                 4096   0.05599    0.1215  us     2.17
+//	armci_put_contig_us                32768     0.506     0.345  us     0.68
+//	armci_put_contig_us               262144     3.517     3.329  us     0.95
+//	armci_put_contig_MBps             262144 7.453e+04 7.874e+04  MB/s   0.95
+//	armci_put_contig_us              2097152       102     91.57  us     0.90
+//	armci_put_contig_MBps            2097152 2.057e+04  2.29e+04  MB/s   0.90
+//	armci_put_contig_us              8388608     983.7     891.6  us     0.91
+//	armci_put_contig_MBps            8388608      8528      9409  MB/s   0.91
+//	armci_get_contig_us                    8   0.01567   0.08452  us     5.39
+//	armci_get_contig_us                   64   0.01537    0.0842  us     5.48
+//	armci_get_contig_us                  512   0.02861   0.08608  us     3.01
+//	armci_get_contig_us                 4096   0.07377     0.127  us     1.72
+//	armci_get_contig_us                32768    0.8049    0.5097  us     0.63
+//	armci_get_contig_us               262144     2.993     2.984  us     1.00
+//	armci_get_contig_MBps             262144 8.758e+04 8.786e+04  MB/s   1.00
+//	armci_get_contig_us              2097152     49.68     47.07  us     0.95
+//	armci_get_contig_MBps            2097152 4.221e+04 4.455e+04  MB/s   0.95
+//	armci_get_contig_us              8388608     219.2     215.5  us     0.98
+//	armci_get_contig_MBps            8388608 3.827e+04 3.893e+04  MB/s   0.98
+//	armci_acc_contig_us                    8   0.02202   0.09572  us     4.35
+//	armci_acc_contig_us                   64   0.02662   0.09404  us     3.53
+//	armci_acc_contig_us                  512   0.03753   0.09542  us     2.54
+//	armci_acc_contig_us                 4096    0.1235    0.1239  us     1.00
+//	armci_acc_contig_us                32768     0.503     0.556  us     1.11
+//	armci_acc_contig_us               262144     3.425     3.781  us     1.10
+//	armci_acc_contig_MBps             262144 7.653e+04 6.934e+04  MB/s   1.10
+//	armci_acc_contig_us              2097152     51.56     57.31  us     1.11
+//	armci_acc_contig_MBps            2097152 4.067e+04 3.659e+04  MB/s   1.11
+//	armci_acc_contig_us              8388608     256.8     279.4  us     1.09
+//	armci_acc_contig_MBps            8388608 3.266e+04 3.003e+04  MB/s   1.09
+//	armci_put_2d_us                      128   0.06582    0.3309  us     5.03
+//	armci_put_2d_us                     2048    0.1583     1.162  us     7.34
+//	armci_put_2d_us                    32768    0.8548     4.695  us     5.49
+//	armci_put_2d_us                   524288     10.97     24.58  us     2.24
+//	armci_put_2d_MBps                 524288  4.78e+04 2.133e+04  MB/s   2.24
+//	armci_put_2d_us                  8388608     209.7     307.7  us     1.47
+//	armci_put_2d_MBps                8388608     4e+04 2.726e+04  MB/s   1.47
+//	armci_get_2d_us                      128   0.06499    0.3257  us     5.01
+//	armci_get_2d_us                     2048     0.157     1.155  us     7.36
+//	armci_get_2d_us                    32768    0.8824     4.706  us     5.33
+//	armci_get_2d_us                   524288     11.26     25.79  us     2.29
+//	armci_get_2d_MBps                 524288 4.654e+04 2.033e+04  MB/s   2.29
+//	armci_get_2d_us                  8388608     202.2     261.2  us     1.29
+//	armci_get_2d_MBps                8388608  4.15e+04 3.211e+04  MB/s   1.29
+//	armci_acc_2d_us                      128   0.09432    0.3525  us     3.74
+//	armci_acc_2d_us                     2048    0.2661      1.22  us     4.58
+//	armci_acc_2d_us                    32768     1.873      4.85  us     2.59
+//	armci_acc_2d_us                   524288     25.94     28.14  us     1.08
+//	armci_acc_2d_MBps                 524288 2.021e+04 1.863e+04  MB/s   1.08
+//	armci_acc_2d_us                  8388608     298.2     370.5  us     1.24
+//	armci_acc_2d_MBps                8388608 2.813e+04 2.264e+04  MB/s   1.24
+//	armci_fetch_add_aggregate_Mops         2     50.88     3.444  Mop/s 14.77
+//	armci_barrier_us                       2    0.5524    0.6161  us     1.12
 //
 // Where goga wins: small transfers (no MPI call and no cgo crossing on the
 // shared-memory path: 4-9x), strided patches (one copy per row instead of an
 // MPI datatype engine: 1.3-7x), fetch-and-add (a CPU atomic: 4-15x) and large
-// accumulates (a vectorized kernel under one lock). Where it misses its targets:
-//   - contiguous put and get from 256 KiB up run at 0.81-0.95 of ARMCI-MPI's
-//     bandwidth. Both sides are a memcpy between two processes' mappings; the
-//     gap is within this machine's run-to-run noise at 256 KiB and about 10%
-//     at 2-8 MiB, where Open MPI's copy path seems to stream better.
-//   - 2-D accumulate of 512 KiB (0.79): 256 rows of 2 KiB, each a separate
-//     kernel call under the lock, against Open MPI's single op/avx pass.
-//   - barrier (0.38, about 0.9 µs against 0.35 µs): an MPI_Barrier plus a
-//     fence of every segment; with each rank bound to one core, the Go
-//     runtime's own threads share that core with the spinning barrier. Sizes
-//     this small vary by 2x between runs here.
-//   - 32 KiB put, get and acc (0.63-0.73): between the small path and the
-//     large-copy threshold.
+// accumulates (a vectorized kernel under one lock), barrier (a counter in
+// shared memory instead of an MPI_Barrier). Where it misses its targets:
+//   - contiguous put and get from 256 KiB up run at 0.90-1.00 of ARMCI-MPI's
+//     bandwidth. Both sides are one memcpy between two processes' mappings
+//     (goga calls the C library's memcpy from 64 KiB); the remaining 5-10% at
+//     2-8 MiB is within this machine's run-to-run spread for single runs, but
+//     the medians lean Open MPI's way consistently.
+//   - 32 KiB put and get (0.63-0.68; not a target size): below the size where
+//     goga hands the copy to memcpy, Go's copy is slower between processes.
 package armci
