@@ -222,7 +222,8 @@ func Lock(m int) error {
 	return nil
 }
 
-// Unlock releases mutex m (GA_Unlock).
+// Unlock releases mutex m (GA_Unlock), after completing this process's
+// operations at their targets, so that the next holder sees them.
 func Unlock(m int) error {
 	host, i, err := mutexAt("Unlock", m)
 	if err != nil {
@@ -239,6 +240,14 @@ func Unlock(m int) error {
 	}
 	delete(held, m)
 	st.mu.Unlock()
+	// What the critical section wrote must be in place before the next holder
+	// can read it.
+	if err := rt.AllFence(); err != nil {
+		st.mu.Lock()
+		held[m] = true
+		st.mu.Unlock()
+		return err
+	}
 	if err := rt.Unlock(i, host); err != nil {
 		st.mu.Lock()
 		held[m] = true

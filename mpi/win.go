@@ -173,7 +173,13 @@ func (w *Win) Bytes() []byte {
 }
 
 // SizeOf returns the number of bytes rank r exposes.
-func (w *Win) SizeOf(r int) int { return w.sizes[r] }
+// It is 0 for a rank outside the window's communicator.
+func (w *Win) SizeOf(r int) int {
+	if w == nil || r < 0 || r >= len(w.sizes) {
+		return 0
+	}
+	return w.sizes[r]
+}
 
 // Local returns this rank's window memory as a slice of T. It stays valid until
 // the window is freed.
