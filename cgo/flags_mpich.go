@@ -2,7 +2,7 @@
 
 package cgo
 
-// #cgo pkg-config: mpich
+// #cgo pkg-config: mpich scalapack-mpich
 import "C"
 
 // Implementation names the MPI library this package was built against.

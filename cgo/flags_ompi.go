@@ -2,7 +2,7 @@
 
 package cgo
 
-// #cgo pkg-config: ompi-c
+// #cgo pkg-config: ompi-c scalapack-openmpi
 import "C"
 
 // Implementation names the MPI library this package was built against.
