@@ -1,8 +1,17 @@
 // Package scalapack is distributed dense linear algebra on block-cyclic
 // matrices over BLACS grids, through the system's ScaLAPACK library.
 //
-// This first part holds the descriptor and index arithmetic: Desc (DESCINIT
-// with its checks returned as errors), Numroc, and the maps between global,
-// local and process indices, all 0-based. The drivers (Gesv, Potrf, Gemm,
-// Syevd, …) follow.
+// Desc is DESCINIT with its checks returned as errors; Numroc and the maps
+// between global, local and process indices are 0-based. A Matrix is a grid,
+// a descriptor and the local column-major part, with Fill (from a function of
+// the global indices) and Gather (the whole matrix, for checking). The
+// drivers work in double precision, real or complex:
+//
+//	Gesv, Getrf, Getrs      LU solve (PDGESV, PDGETRF, PDGETRS; PZ… for complex128)
+//	Posv, Potrf, Potrs      Cholesky solve (PDPOSV, PDPOTRF, PDPOTRS)
+//	Gemm                    C = alpha·op(A)·op(B) + beta·C (PDGEMM)
+//
+// A singular matrix comes back as *SingularError and one that is not
+// positive definite as *NotPositiveDefiniteError, each with the index
+// ScaLAPACK's INFO gives. (Getri, Potri, Syevd and Sygvx are still to come.)
 package scalapack

@@ -1,0 +1,56 @@
+package cgo
+
+/*
+#include "scalapack_drivers.h"
+*/
+import "C"
+
+import "unsafe"
+
+// Descriptors cross as [9]int32, ScaLAPACK's DESC arrays.
+
+func cdesc(d *[9]int32) *C.int { return (*C.int)(unsafe.Pointer(&d[0])) }
+
+func flag(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Pgesv is PDGESV or PZGESV (complex) on whole matrices; it returns INFO.
+func Pgesv(complex bool, n, nrhs int, a unsafe.Pointer, desca *[9]int32, ipiv []int32, b unsafe.Pointer, descb *[9]int32) int {
+	return int(C.goga_pgesv(flag(complex), C.int(n), C.int(nrhs), a, cdesc(desca), i32(ipiv), b, cdesc(descb)))
+}
+
+// Pgetrf is PDGETRF or PZGETRF; it returns INFO.
+func Pgetrf(complex bool, m, n int, a unsafe.Pointer, desca *[9]int32, ipiv []int32) int {
+	return int(C.goga_pgetrf(flag(complex), C.int(m), C.int(n), a, cdesc(desca), i32(ipiv)))
+}
+
+// Pgetrs is PDGETRS or PZGETRS; it returns INFO.
+func Pgetrs(complex bool, trans byte, n, nrhs int, a unsafe.Pointer, desca *[9]int32, ipiv []int32, b unsafe.Pointer, descb *[9]int32) int {
+	return int(C.goga_pgetrs(flag(complex), C.char(trans), C.int(n), C.int(nrhs), a, cdesc(desca), i32(ipiv), b, cdesc(descb)))
+}
+
+// Pposv is PDPOSV or PZPOSV; it returns INFO.
+func Pposv(complex bool, uplo byte, n, nrhs int, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32) int {
+	return int(C.goga_pposv(flag(complex), C.char(uplo), C.int(n), C.int(nrhs), a, cdesc(desca), b, cdesc(descb)))
+}
+
+// Ppotrf is PDPOTRF or PZPOTRF; it returns INFO.
+func Ppotrf(complex bool, uplo byte, n int, a unsafe.Pointer, desca *[9]int32) int {
+	return int(C.goga_ppotrf(flag(complex), C.char(uplo), C.int(n), a, cdesc(desca)))
+}
+
+// Ppotrs is PDPOTRS or PZPOTRS; it returns INFO.
+func Ppotrs(complex bool, uplo byte, n, nrhs int, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32) int {
+	return int(C.goga_ppotrs(flag(complex), C.char(uplo), C.int(n), C.int(nrhs), a, cdesc(desca), b, cdesc(descb)))
+}
+
+// Pgemm is PDGEMM or PZGEMM; alpha and beta point to one element of the type.
+func Pgemm(complex bool, ta, tb byte, m, n, k int, alpha unsafe.Pointer, a unsafe.Pointer, desca *[9]int32,
+	b unsafe.Pointer, descb *[9]int32, beta unsafe.Pointer, c unsafe.Pointer, descc *[9]int32) {
+	C.goga_pgemm(flag(complex), C.char(ta), C.char(tb), C.int(m), C.int(n), C.int(k), (*C.double)(alpha), a, cdesc(desca),
+		b, cdesc(descb), (*C.double)(beta), c, cdesc(descc))
+}

@@ -1,0 +1,61 @@
+// scalapack_drivers.h: ScaLAPACK's drivers (Fortran symbols, 4-byte INTEGER),
+// with a shim per driver that dispatches on the element type (real or complex
+// double), so that Go has one wrapper per driver. Character arguments are
+// passed without Fortran's hidden lengths: ScaLAPACK reads one character.
+#ifndef GOGA_SCALAPACK_H
+#define GOGA_SCALAPACK_H
+
+void pdgesv_(int *, int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pzgesv_(int *, int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pdgetrf_(int *, int *, double *, int *, int *, int *, int *, int *);
+void pzgetrf_(int *, int *, double *, int *, int *, int *, int *, int *);
+void pdgetrs_(char *, int *, int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pzgetrs_(char *, int *, int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pdposv_(char *, int *, int *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pzposv_(char *, int *, int *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pdpotrf_(char *, int *, double *, int *, int *, int *, int *);
+void pzpotrf_(char *, int *, double *, int *, int *, int *, int *);
+void pdpotrs_(char *, int *, int *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pzpotrs_(char *, int *, int *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pdgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *);
+void pzgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *);
+
+#define GOGA_PICK(cplx, name) ((cplx) ? pz##name##_ : pd##name##_)
+
+static inline int goga_pgesv(int cplx, int n, int nrhs, void *a, int *desca, int *ipiv, void *b, int *descb) {
+	int one = 1, info = 0;
+	GOGA_PICK(cplx, gesv)(&n, &nrhs, a, &one, &one, desca, ipiv, b, &one, &one, descb, &info);
+	return info;
+}
+static inline int goga_pgetrf(int cplx, int m, int n, void *a, int *desca, int *ipiv) {
+	int one = 1, info = 0;
+	GOGA_PICK(cplx, getrf)(&m, &n, a, &one, &one, desca, ipiv, &info);
+	return info;
+}
+static inline int goga_pgetrs(int cplx, char trans, int n, int nrhs, void *a, int *desca, int *ipiv, void *b, int *descb) {
+	int one = 1, info = 0;
+	GOGA_PICK(cplx, getrs)(&trans, &n, &nrhs, a, &one, &one, desca, ipiv, b, &one, &one, descb, &info);
+	return info;
+}
+static inline int goga_pposv(int cplx, char uplo, int n, int nrhs, void *a, int *desca, void *b, int *descb) {
+	int one = 1, info = 0;
+	GOGA_PICK(cplx, posv)(&uplo, &n, &nrhs, a, &one, &one, desca, b, &one, &one, descb, &info);
+	return info;
+}
+static inline int goga_ppotrf(int cplx, char uplo, int n, void *a, int *desca) {
+	int one = 1, info = 0;
+	GOGA_PICK(cplx, potrf)(&uplo, &n, a, &one, &one, desca, &info);
+	return info;
+}
+static inline int goga_ppotrs(int cplx, char uplo, int n, int nrhs, void *a, int *desca, void *b, int *descb) {
+	int one = 1, info = 0;
+	GOGA_PICK(cplx, potrs)(&uplo, &n, &nrhs, a, &one, &one, desca, b, &one, &one, descb, &info);
+	return info;
+}
+static inline void goga_pgemm(int cplx, char ta, char tb, int m, int n, int k, double *alpha, void *a, int *desca,
+		void *b, int *descb, double *beta, void *c, int *descc) {
+	int one = 1;
+	GOGA_PICK(cplx, gemm)(&ta, &tb, &m, &n, &k, alpha, a, &one, &one, desca, b, &one, &one, descb, beta, c, &one, &one, descc);
+}
+
+#endif

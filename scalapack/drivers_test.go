@@ -1,0 +1,259 @@
+package scalapack
+
+import (
+	"errors"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// nearSquare returns the grid BLACS programs use for n processes.
+func nearSquare(n int) (int, int) {
+	r := int(math.Sqrt(float64(n)))
+	for n%r != 0 {
+		r--
+	}
+	return r, n / r
+}
+
+func abs[T Elem](v T) float64 { return cmplx.Abs(toC(v)) }
+
+func fromFloat[T Elem](f float64) T {
+	var z T
+	if _, ok := any(z).(complex128); ok {
+		return any(complex(f, 0)).(T)
+	}
+	return any(f).(T)
+}
+
+func toC[T Elem](v T) complex128 {
+	switch x := any(v).(type) {
+	case float64:
+		return complex(x, 0)
+	case complex128:
+		return x
+	}
+	panic("type")
+}
+
+// residual is ||op(A)·X − B||∞ / (||A||∞·||X||∞·n·eps), ScaLAPACK's test
+// criterion, on column-major gathered matrices.
+func residual[T Elem](trans Trans, a, x, b []T, n, nrhs int) float64 {
+	var rmax, amax, xmax float64
+	for i := range n {
+		row := 0.0
+		for j := range n {
+			row += abs(a[i+j*n])
+		}
+		amax = max(amax, row)
+	}
+	for i := range n {
+		xr := 0.0
+		for k := range nrhs {
+			xr += abs(x[i+k*n])
+			var s T
+			for j := range n {
+				aij := a[i+j*n]
+				if trans != NoTrans {
+					aij = a[j+i*n]
+				}
+				s += aij * x[j+k*n]
+			}
+			rmax = max(rmax, abs(s-b[i+k*n]))
+		}
+		xmax = max(xmax, xr)
+	}
+	return rmax / (amax * xmax * float64(n) * 0x1p-52)
+}
+
+func TestDrivers(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		w := mpi.World()
+		rows, cols := nearSquare(w.Size())
+		g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
+		mpitest.Must(t, err)
+		defer g.Exit()
+		t.Run("GesvReal", func(t *testing.T) { testGesv[float64](t, g) })
+		t.Run("GesvComplex", func(t *testing.T) { testGesv[complex128](t, g) })
+		t.Run("GetrsTrans", func(t *testing.T) { testGetrs(t, g) })
+		t.Run("Posv", func(t *testing.T) { testPosv(t, g) })
+		t.Run("Singular", func(t *testing.T) { testSingular(t, g) })
+		t.Run("Gemm", func(t *testing.T) { testGemm(t, g) })
+	})
+}
+
+func randVal[T Elem](r *rand.Rand) T {
+	var z T
+	switch any(z).(type) {
+	case complex128:
+		return any(complex(r.Float64()*2-1, r.Float64()*2-1)).(T)
+	}
+	return any(r.Float64()*2 - 1).(T)
+}
+
+func testGesv[T Elem](t *testing.T, g *blacs.Grid) {
+	for _, c := range []struct{ n, nrhs, nb int }{{1, 1, 1}, {17, 1, 4}, {50, 5, 7}, {64, 5, 16}} {
+		for _, dominant := range []bool{false, true} {
+			r := rand.New(rand.NewPCG(uint64(c.n), 7))
+			av := make([]T, c.n*c.n)
+			for i := range av {
+				av[i] = randVal[T](r)
+			}
+			if dominant {
+				for i := range c.n {
+					av[i+i*c.n] += fromFloat[T](float64(c.n))
+				}
+			}
+			bv := make([]T, c.n*c.nrhs)
+			for i := range bv {
+				bv[i] = randVal[T](r)
+			}
+			a, err := NewMatrix[T](g, c.n, c.n, c.nb, c.nb)
+			mpitest.Must(t, err)
+			b, err := NewMatrix[T](g, c.n, c.nrhs, c.nb, c.nb)
+			mpitest.Must(t, err)
+			a.Fill(func(i, j int) T { return av[i+j*c.n] })
+			b.Fill(func(i, j int) T { return bv[i+j*c.n] })
+			mpitest.Must(t, Gesv(a, b))
+			x, err := b.Gather()
+			mpitest.Must(t, err)
+			if res := residual(NoTrans, av, x, bv, c.n, c.nrhs); !(res < 16) {
+				t.Fatalf("n=%d nrhs=%d nb=%d dominant=%v: scaled residual %g", c.n, c.nrhs, c.nb, dominant, res)
+			}
+		}
+	}
+}
+
+func testGetrs(t *testing.T, g *blacs.Grid) {
+	const n, nrhs, nb = 23, 5, 3
+	r := rand.New(rand.NewPCG(3, 3))
+	av := make([]float64, n*n)
+	for i := range av {
+		av[i] = r.Float64()*2 - 1
+	}
+	bv := make([]float64, n*nrhs)
+	for i := range bv {
+		bv[i] = r.Float64()
+	}
+	for _, trans := range []Trans{NoTrans, Transpose} {
+		a, _ := NewMatrix[float64](g, n, n, nb, nb)
+		b, _ := NewMatrix[float64](g, n, nrhs, nb, nb)
+		a.Fill(func(i, j int) float64 { return av[i+j*n] })
+		b.Fill(func(i, j int) float64 { return bv[i+j*n] })
+		ipiv, err := Getrf(a)
+		mpitest.Must(t, err)
+		mpitest.Must(t, Getrs(trans, a, ipiv, b))
+		x, err := b.Gather()
+		mpitest.Must(t, err)
+		if res := residual(trans, av, x, bv, n, nrhs); !(res < 16) {
+			t.Fatalf("trans %c: scaled residual %g", trans, res)
+		}
+	}
+}
+
+func testPosv(t *testing.T, g *blacs.Grid) {
+	const n, nrhs, nb = 31, 2, 4
+	r := rand.New(rand.NewPCG(5, 5))
+	m := make([]float64, n*n)
+	for i := range m {
+		m[i] = r.Float64()*2 - 1
+	}
+	av := make([]float64, n*n) // MᵀM + n·I is SPD
+	for i := range n {
+		for j := range n {
+			s := 0.0
+			for k := range n {
+				s += m[k+i*n] * m[k+j*n]
+			}
+			av[i+j*n] = s
+		}
+		av[i+i*n] += n
+	}
+	bv := make([]float64, n*nrhs)
+	for i := range bv {
+		bv[i] = float64(i%7) - 3
+	}
+	for _, uplo := range []Uplo{Lower, Upper} {
+		a, _ := NewMatrix[float64](g, n, n, nb, nb)
+		b, _ := NewMatrix[float64](g, n, nrhs, nb, nb)
+		a.Fill(func(i, j int) float64 { return av[i+j*n] })
+		b.Fill(func(i, j int) float64 { return bv[i+j*n] })
+		mpitest.Must(t, Posv(uplo, a, b))
+		x, err := b.Gather()
+		mpitest.Must(t, err)
+		if res := residual(NoTrans, av, x, bv, n, nrhs); !(res < 16) {
+			t.Fatalf("uplo %c: scaled residual %g", uplo, res)
+		}
+	}
+	// A matrix that is not positive definite: the error names the minor.
+	a, _ := NewMatrix[float64](g, n, n, nb, nb)
+	a.Fill(func(i, j int) float64 {
+		if i == j {
+			if i == 5 {
+				return -1
+			}
+			return 2
+		}
+		return 0
+	})
+	var npd *NotPositiveDefiniteError
+	if err := Potrf(Lower, a); !errors.As(err, &npd) || npd.Order != 6 {
+		t.Fatalf("Potrf of a matrix with a negative 6th pivot: %v", err)
+	}
+}
+
+func testSingular(t *testing.T, g *blacs.Grid) {
+	const n, nb = 12, 5
+	a, _ := NewMatrix[float64](g, n, n, nb, nb)
+	b, _ := NewMatrix[float64](g, n, 1, nb, nb)
+	// Column 7 is zero: U(7,7) is zero after pivoting.
+	a.Fill(func(i, j int) float64 {
+		if j == 7 {
+			return 0
+		}
+		if i == j {
+			return 4
+		}
+		return 1 / float64(1+i+j)
+	})
+	b.Fill(func(i, j int) float64 { return 1 })
+	var se *SingularError
+	if err := Gesv(a, b); !errors.As(err, &se) || se.Index != 7 {
+		t.Fatalf("Gesv of a matrix with a zero column 7: %v", err)
+	}
+	// Shapes that do not fit are refused before ScaLAPACK sees them.
+	c, _ := NewMatrix[float64](g, n+1, 1, nb, nb)
+	var e *Error
+	if err := Gesv(a, c); !errors.As(err, &e) || e.Arg != "b" {
+		t.Fatalf("Gesv with a mismatched b: %v", err)
+	}
+}
+
+func testGemm(t *testing.T, g *blacs.Grid) {
+	const m, k, n, nb = 13, 9, 11, 4
+	a, _ := NewMatrix[float64](g, m, k, nb, nb)
+	b, _ := NewMatrix[float64](g, k, n, nb, nb)
+	c, _ := NewMatrix[float64](g, m, n, nb, nb)
+	a.Fill(func(i, j int) float64 { return float64(i + 2*j) })
+	b.Fill(func(i, j int) float64 { return float64(i - j) })
+	c.Fill(func(i, j int) float64 { return 1 })
+	mpitest.Must(t, Gemm(NoTrans, NoTrans, 2.0, a, b, 3.0, c))
+	got, err := c.Gather()
+	mpitest.Must(t, err)
+	for i := range m {
+		for j := range n {
+			want := 3.0
+			for p := range k {
+				want += 2 * float64(i+2*p) * float64(p-j)
+			}
+			if got[i+j*m] != want {
+				t.Fatalf("C[%d][%d] = %v, want %v", i, j, got[i+j*m], want)
+			}
+		}
+	}
+}
