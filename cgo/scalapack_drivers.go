@@ -54,3 +54,20 @@ func Pgemm(complex bool, ta, tb byte, m, n, k int, alpha unsafe.Pointer, a unsaf
 	C.goga_pgemm(flag(complex), C.char(ta), C.char(tb), C.int(m), C.int(n), C.int(k), (*C.double)(alpha), a, cdesc(desca),
 		b, cdesc(descb), (*C.double)(beta), c, cdesc(descc))
 }
+
+// Pgetri is PDGETRI or PZGETRI with its workspace queried and allocated in C;
+// it returns INFO (-1000 if the workspace could not be allocated).
+func Pgetri(complex bool, n int, a unsafe.Pointer, desca *[9]int32, ipiv []int32) int {
+	return int(C.goga_pgetri(flag(complex), C.int(n), a, cdesc(desca), i32(ipiv)))
+}
+
+// Ppotri is PDPOTRI or PZPOTRI; it returns INFO.
+func Ppotri(complex bool, uplo byte, n int, a unsafe.Pointer, desca *[9]int32) int {
+	return int(C.goga_ppotri(flag(complex), C.char(uplo), C.int(n), a, cdesc(desca)))
+}
+
+// Pdsyevd is PDSYEVD with its workspace queried and allocated in C; w gets
+// all n eigenvalues. It returns INFO.
+func Pdsyevd(jobz, uplo byte, n int, a unsafe.Pointer, desca *[9]int32, w []float64, z unsafe.Pointer, descz *[9]int32) int {
+	return int(C.goga_pdsyevd(C.char(jobz), C.char(uplo), C.int(n), (*C.double)(a), cdesc(desca), (*C.double)(unsafe.Pointer(&w[0])), (*C.double)(z), cdesc(descz)))
+}

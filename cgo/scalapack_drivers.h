@@ -5,6 +5,8 @@
 #ifndef GOGA_SCALAPACK_H
 #define GOGA_SCALAPACK_H
 
+#include <stdlib.h>
+
 void pdgesv_(int *, int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
 void pzgesv_(int *, int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
 void pdgetrf_(int *, int *, double *, int *, int *, int *, int *, int *);
@@ -19,6 +21,12 @@ void pdpotrs_(char *, int *, int *, double *, int *, int *, int *, double *, int
 void pzpotrs_(char *, int *, int *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
 void pdgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *);
 void pzgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *);
+
+void pdgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pzgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
+void pdpotri_(char *, int *, double *, int *, int *, int *, int *);
+void pzpotri_(char *, int *, double *, int *, int *, int *, int *);
+void pdsyevd_(char *, char *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
 
 #define GOGA_PICK(cplx, name) ((cplx) ? pz##name##_ : pd##name##_)
 
@@ -56,6 +64,44 @@ static inline void goga_pgemm(int cplx, char ta, char tb, int m, int n, int k, d
 		void *b, int *descb, double *beta, void *c, int *descc) {
 	int one = 1;
 	GOGA_PICK(cplx, gemm)(&ta, &tb, &m, &n, &k, alpha, a, &one, &one, desca, b, &one, &one, descb, beta, c, &one, &one, descc);
+}
+
+// goga_pgetri queries the workspace, allocates it, and inverts.
+static inline int goga_pgetri(int cplx, int n, void *a, int *desca, int *ipiv) {
+	int one = 1, info = 0, lwork = -1, liwork = -1, iq = 0;
+	double q[2] = {0, 0};
+	GOGA_PICK(cplx, getri)(&n, a, &one, &one, desca, ipiv, q, &lwork, &iq, &liwork, &info);
+	if (info != 0) return info;
+	lwork = (int)q[0] + 1;
+	liwork = iq + 1;
+	double *work = malloc(sizeof(double) * (cplx ? 2 : 1) * lwork);
+	int *iwork = malloc(sizeof(int) * liwork);
+	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	GOGA_PICK(cplx, getri)(&n, a, &one, &one, desca, ipiv, work, &lwork, iwork, &liwork, &info);
+	free(work);
+	free(iwork);
+	return info;
+}
+static inline int goga_ppotri(int cplx, char uplo, int n, void *a, int *desca) {
+	int one = 1, info = 0;
+	GOGA_PICK(cplx, potri)(&uplo, &n, a, &one, &one, desca, &info);
+	return info;
+}
+// goga_pdsyevd queries the workspace, allocates it, and solves.
+static inline int goga_pdsyevd(char jobz, char uplo, int n, double *a, int *desca, double *w, double *z, int *descz) {
+	int one = 1, info = 0, lwork = -1, liwork = -1, iq = 0;
+	double q = 0;
+	pdsyevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &q, &lwork, &iq, &liwork, &info);
+	if (info != 0) return info;
+	lwork = (int)q + 1;
+	liwork = iq + 1;
+	double *work = malloc(sizeof(double) * lwork);
+	int *iwork = malloc(sizeof(int) * liwork);
+	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	pdsyevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, iwork, &liwork, &info);
+	free(work);
+	free(iwork);
+	return info;
 }
 
 #endif

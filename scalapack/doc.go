@@ -9,9 +9,12 @@
 //
 //	Gesv, Getrf, Getrs      LU solve (PDGESV, PDGETRF, PDGETRS; PZ… for complex128)
 //	Posv, Potrf, Potrs      Cholesky solve (PDPOSV, PDPOTRF, PDPOTRS)
+//	Getri, Potri            inverses from the factors (PDGETRI, PDPOTRI)
 //	Gemm                    C = alpha·op(A)·op(B) + beta·C (PDGEMM)
+//	Syevd                   symmetric eigenvalues and vectors (PDSYEVD, real)
 //
+// Workspace queries are made for the caller.
 // A singular matrix comes back as *SingularError and one that is not
 // positive definite as *NotPositiveDefiniteError, each with the index
-// ScaLAPACK's INFO gives. (Getri, Potri, Syevd and Sygvx are still to come.)
+// ScaLAPACK's INFO gives. (Sygvx is still to come.)
 package scalapack

@@ -190,3 +190,62 @@ func Gemm[T Elem](ta, tb Trans, alpha T, a, b *Matrix[T], beta T, c *Matrix[T]) 
 	cgo.Pgemm(isComplex[T](), byte(ta), byte(tb), m, n, k, unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32(), unsafe.Pointer(&beta), c.ptr(), c.desc32())
 	return nil
 }
+
+// Getri replaces A, factored by Getrf, by its inverse (PxGETRI). The
+// workspace is queried and allocated for the caller.
+func Getri[T Elem](a *Matrix[T], ipiv []int32) error {
+	if err := sameGrid("Getri", a, a); err != nil {
+		return err
+	}
+	if len(ipiv) < len(a.ipiv()) {
+		return errf("Getri", "ipiv", "holds %d pivots; Getrf gives %d", len(ipiv), len(a.ipiv()))
+	}
+	info := cgo.Pgetri(isComplex[T](), a.Desc.N, a.ptr(), a.desc32(), ipiv)
+	return infoErr("Getri", info, func(i int) error { return &SingularError{"Getri", i - 1} })
+}
+
+// Potri replaces A's uplo triangle, factored by Potrf, by that triangle of
+// A⁻¹ (PxPOTRI).
+func Potri[T Elem](uplo Uplo, a *Matrix[T]) error {
+	if err := checkUplo("Potri", uplo); err != nil {
+		return err
+	}
+	if err := sameGrid("Potri", a, a); err != nil {
+		return err
+	}
+	info := cgo.Ppotri(isComplex[T](), byte(uplo), a.Desc.N, a.ptr(), a.desc32())
+	return infoErr("Potri", info, func(i int) error { return &SingularError{"Potri", i - 1} })
+}
+
+// EigenError is INFO > 0 from an eigensolver: it did not converge.
+type EigenError struct {
+	Op   string
+	Info int
+}
+
+func (e *EigenError) Error() string {
+	return fmt.Sprintf("scalapack: %s: the eigensolver failed to converge (INFO %d)", e.Op, e.Info)
+}
+
+// Syevd returns every eigenvalue of the symmetric matrix A (ascending) and the
+// eigenvectors as the columns of a new matrix on A's grid, by divide and
+// conquer (PDSYEVD). A's uplo triangle is used and A is destroyed. The
+// workspace is queried and allocated for the caller.
+func Syevd(uplo Uplo, a *Matrix[float64]) ([]float64, *Matrix[float64], error) {
+	if err := checkUplo("Syevd", uplo); err != nil {
+		return nil, nil, err
+	}
+	if err := sameGrid("Syevd", a, a); err != nil {
+		return nil, nil, err
+	}
+	z, err := NewMatrix[float64](a.Grid, a.Desc.N, a.Desc.N, a.Desc.MB, a.Desc.NB)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := make([]float64, max(a.Desc.N, 1))
+	info := cgo.Pdsyevd('V', byte(uplo), a.Desc.N, a.ptr(), a.desc32(), w, z.ptr(), z.desc32())
+	if err := infoErr("Syevd", info, func(i int) error { return &EigenError{"Syevd", i} }); err != nil {
+		return nil, nil, err
+	}
+	return w[:a.Desc.N], z, nil
+}

@@ -1,0 +1,100 @@
+package scalapack
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// TestInverseAndEigen checks Getri and Potri against A·A⁻¹ = I, and Syevd
+// against a matrix with known eigenvalues.
+func TestInverseAndEigen(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		w := mpi.World()
+		rows, cols := nearSquare(w.Size())
+		g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
+		mpitest.Must(t, err)
+		defer g.Exit()
+		const n, nb = 19, 4
+		// SPD: 2 on the diagonal, -1 next to it, plus 1 (a shifted Laplacian).
+		av := func(i, j int) float64 {
+			switch {
+			case i == j:
+				return 3
+			case i-j == 1 || j-i == 1:
+				return -1
+			}
+			return 0
+		}
+		identity := func(t *testing.T, what string, inv []float64) {
+			t.Helper()
+			for i := range n {
+				for j := range n {
+					s := 0.0
+					for k := range n {
+						s += av(i, k) * inv[k+j*n]
+					}
+					want := 0.0
+					if i == j {
+						want = 1
+					}
+					if math.Abs(s-want) > 16*n*0x1p-52*8 {
+						t.Fatalf("%s: (A·A⁻¹)[%d][%d] = %g", what, i, j, s)
+					}
+				}
+			}
+		}
+		a, _ := NewMatrix[float64](g, n, n, nb, nb)
+		a.Fill(av)
+		ipiv, err := Getrf(a)
+		mpitest.Must(t, err)
+		mpitest.Must(t, Getri(a, ipiv))
+		inv, err := a.Gather()
+		mpitest.Must(t, err)
+		identity(t, "Getri", inv)
+
+		a.Fill(av)
+		mpitest.Must(t, Potrf(Lower, a))
+		mpitest.Must(t, Potri(Lower, a))
+		low, err := a.Gather()
+		mpitest.Must(t, err)
+		for j := range n { // Potri fills one triangle: mirror it
+			for i := range j {
+				low[i+j*n] = low[j+i*n]
+			}
+		}
+		identity(t, "Potri", low)
+
+		// The tridiagonal (3, -1) matrix has eigenvalues 3 - 2cos(kπ/(n+1)).
+		a.Fill(av)
+		vals, z, err := Syevd(Lower, a)
+		mpitest.Must(t, err)
+		want := make([]float64, n)
+		for k := range n {
+			want[k] = 3 - 2*math.Cos(float64(k+1)*math.Pi/float64(n+1))
+		}
+		slices.Sort(want)
+		for k := range n {
+			if math.Abs(vals[k]-want[k]) > 1e-12 {
+				t.Fatalf("eigenvalue %d = %.15g, want %.15g", k, vals[k], want[k])
+			}
+		}
+		zv, err := z.Gather()
+		mpitest.Must(t, err)
+		for k := range n { // A·z_k = λ_k z_k
+			for i := range n {
+				s := 0.0
+				for j := range n {
+					s += av(i, j) * zv[j+k*n]
+				}
+				if math.Abs(s-vals[k]*zv[i+k*n]) > 1e-12 {
+					t.Fatalf("eigenvector %d: residual %g at row %d", k, s-vals[k]*zv[i+k*n], i)
+				}
+			}
+		}
+	})
+}
