@@ -2,7 +2,7 @@ package blacs
 
 import (
 	"fmt"
-	"unsafe"
+	"reflect"
 
 	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/mpi"
@@ -14,25 +14,19 @@ type Elem interface {
 	~int32 | ~float32 | ~float64 | ~complex64 | ~complex128
 }
 
+// typeOf maps T to its BLACS type by its underlying kind, so that named types
+// (type Real float64, type Cplx complex64) get their own type's routines: a
+// size-based guess would send a ~int32 as float and a ~complex64 as double.
 func typeOf[T Elem]() cgo.BlacsType {
-	var z T
-	switch any(z).(type) {
-	case int32:
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int32:
 		return cgo.BlacsInt
-	case float32:
+	case reflect.Float32:
 		return cgo.BlacsFloat
-	case float64:
+	case reflect.Float64:
 		return cgo.BlacsDouble
-	case complex64:
+	case reflect.Complex64:
 		return cgo.BlacsComplex
-	case complex128:
-		return cgo.BlacsZomplex
-	}
-	switch unsafe.Sizeof(z) {
-	case 4:
-		return cgo.BlacsFloat
-	case 8:
-		return cgo.BlacsDouble
 	}
 	return cgo.BlacsZomplex
 }
