@@ -100,6 +100,14 @@
 // returns GA's communicator for MPI code that works on the same processes
 // (Comm().Handle() passes it to C).
 //
+// # Linear algebra
+//
+// LuSolve, LltSolve, Solve and SpdInvert hand float64 arrays to ScaLAPACK
+// (package scalapack): they copy A and B into block-cyclic matrices on a
+// near-square grid of every GA process, solve there, and copy X back into B.
+// B is n × nrhs (GA's C interface wants its transpose); A is left as it was.
+// A singular or non-positive-definite A returns scalapack's typed errors.
+//
 // # GA C names
 //
 // Every GA C call this package covers, and its goga spelling (a is an
@@ -163,6 +171,10 @@
 //	GA_Copy                       Copy(a, b)
 //	GA_Add                        Add(alpha, a, beta, b, c)
 //	GA_Idot, GA_Ddot, GA_Zdot, …  Dot(a, b)
+//	GA_Lu_solve                   LuSolve(trans, a, b)
+//	GA_Llt_solve                  LltSolve(a, b)
+//	GA_Solve                      Solve(a, b)
+//	GA_Spd_invert                 SpdInvert(a)
 //	GA_Print                      a.Print (a.Fprint)
 //	GA_Print_distribution         a.PrintDistribution
 //	GA_Print_stats                PrintStats (ReadStats)

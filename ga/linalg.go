@@ -1,0 +1,298 @@
+package ga
+
+import (
+	"errors"
+	"math"
+
+	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/scalapack"
+)
+
+// The linear solvers hand global arrays to ScaLAPACK: they copy the operands
+// into block-cyclic matrices on a near-square process grid, solve there, and
+// copy the results back. (Working on block-cyclic global arrays in place comes
+// with block-cyclic distributions.)
+
+// solverBlock is the block size of the copies handed to ScaLAPACK: large
+// enough for its level-3 kernels, small enough to balance n of a few hundred.
+const solverBlock = 64
+
+// solverGrid makes a near-square BLACS grid of every GA process.
+func solverGrid(op string) (*blacs.Grid, error) {
+	if _, err := runtime(op); err != nil {
+		return nil, err
+	}
+	n := Nnodes()
+	r := int(math.Sqrt(float64(n)))
+	for n%r != 0 {
+		r--
+	}
+	return blacs.GridInit(Comm(), blacs.RowMajor, r, n/r)
+}
+
+// toMatrix copies the rows × cols global array a into a new block-cyclic
+// matrix on g, one Get per local block.
+func toMatrix(g *blacs.Grid, a *Array[float64], rows, cols int) (*scalapack.Matrix[float64], error) {
+	nb := min(solverBlock, max(rows, 1))
+	m, err := scalapack.NewMatrix[float64](g, rows, cols, nb, nb)
+	if err != nil {
+		return nil, err
+	}
+	lld := m.Desc.LLD
+	return m, blocksAt(m, func(i0, j0, h, w, li, lj int) error {
+		buf := make([]float64, h*w)
+		if err := a.Get([]int{i0, j0}, []int{i0 + h - 1, j0 + w - 1}, buf, nil); err != nil {
+			return err
+		}
+		for r := range h {
+			for c := range w {
+				m.Data[(li+r)+(lj+c)*lld] = buf[r*w+c]
+			}
+		}
+		return nil
+	})
+}
+
+// fromMatrix copies m back into the global array a, one Put per local block.
+func fromMatrix(m *scalapack.Matrix[float64], a *Array[float64]) error {
+	lld := m.Desc.LLD
+	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
+		buf := make([]float64, h*w)
+		for r := range h {
+			for c := range w {
+				buf[r*w+c] = m.Data[(li+r)+(lj+c)*lld]
+			}
+		}
+		return a.Put([]int{i0, j0}, []int{i0 + h - 1, j0 + w - 1}, buf, nil)
+	})
+}
+
+// blocksAt calls f for every local block of m: its global corner and size and
+// its local corner.
+func blocksAt(m *scalapack.Matrix[float64], f func(i0, j0, h, w, li, lj int) error) error {
+	pr, pc, myrow, mycol := m.Grid.Info()
+	lr, lc := m.LocalShape()
+	d := m.Desc
+	for lj := 0; lj < lc; lj += d.NB {
+		j0, w := scalapack.LocalToGlobal(lj, d.NB, mycol, d.CSrc, pc), min(d.NB, lc-lj)
+		for li := 0; li < lr; li += d.MB {
+			i0, h := scalapack.LocalToGlobal(li, d.MB, myrow, d.RSrc, pr), min(d.MB, lr-li)
+			if err := f(i0, j0, h, w, li, lj); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// systemShape checks A (n × n) and B (n × nrhs) and returns n and nrhs.
+func systemShape(op string, a, b *Array[float64]) (n, nrhs int, err error) {
+	if err := a.valid(op); err != nil {
+		return 0, 0, err
+	}
+	if err := b.valid(op); err != nil {
+		return 0, 0, err
+	}
+	if len(a.dims) != 2 || a.dims[0] != a.dims[1] {
+		return 0, 0, errorf(op, a.name, "dims %v: A must be a square matrix", a.dims)
+	}
+	n = a.dims[0]
+	if len(b.dims) != 2 || b.dims[0] != n {
+		return 0, 0, errorf(op, b.name, "dims %v: B must be %d × nrhs for A of dims %v", b.dims, n, a.dims)
+	}
+	if a == b {
+		return 0, 0, errorf(op, a.name, "A and B are the same array")
+	}
+	return n, b.dims[1], nil
+}
+
+// solve runs f on copies of A and B in ScaLAPACK and writes the result (X)
+// into B; A is left as it was. It is collective.
+func solve(op string, a, b *Array[float64], f func(am, bm *scalapack.Matrix[float64]) error) error {
+	n, nrhs, err := systemShape(op, a, b)
+	if err != nil {
+		return err
+	}
+	if err := Sync(); err != nil {
+		return err
+	}
+	g, err := solverGrid(op)
+	if err != nil {
+		return err
+	}
+	defer g.Exit()
+	am, err := toMatrix(g, a, n, n)
+	if err != nil {
+		return err
+	}
+	bm, err := toMatrix(g, b, n, nrhs)
+	if err != nil {
+		return err
+	}
+	if err := Sync(); err != nil { // everyone has read B before anyone writes it
+		return err
+	}
+	// ScaLAPACK's INFO is the same on every process, so all fail alike.
+	if err := f(am, bm); err != nil {
+		return err
+	}
+	if err := fromMatrix(bm, b); err != nil {
+		return err
+	}
+	return Sync()
+}
+
+// LuSolve solves op(A)·X = B by LU factorization with partial pivoting
+// (GA_Lu_solve), trans 'N' for A, 'T' for Aᵀ. A is n × n and left as it was;
+// B is n × nrhs and is overwritten by X. A singular A returns a
+// *scalapack.SingularError. It is collective.
+func LuSolve(trans byte, a, b *Array[float64]) error {
+	if trans != 'N' && trans != 'T' && trans != 'n' && trans != 't' {
+		return errorf("LuSolve", "", "trans %q; want 'N' or 'T'", trans)
+	}
+	t := scalapack.NoTrans
+	if trans == 'T' || trans == 't' {
+		t = scalapack.Transpose
+	}
+	return solve("LuSolve", a, b, func(am, bm *scalapack.Matrix[float64]) error {
+		ipiv, err := scalapack.Getrf(am)
+		if err != nil {
+			return err
+		}
+		return scalapack.Getrs(t, am, ipiv, bm)
+	})
+}
+
+// LltSolve solves A·X = B for symmetric positive definite A by Cholesky
+// factorization (GA_Llt_solve). A is left as it was and B overwritten by X;
+// an A that is not positive definite returns a
+// *scalapack.NotPositiveDefiniteError. It is collective.
+func LltSolve(a, b *Array[float64]) error {
+	return solve("LltSolve", a, b, func(am, bm *scalapack.Matrix[float64]) error {
+		return scalapack.Posv(scalapack.Lower, am, bm)
+	})
+}
+
+// Solve solves A·X = B by Cholesky factorization, and by LU when A turns out
+// not to be positive definite (GA_Solve). Unlike GA, which would apply
+// Cholesky to a nonsymmetric A's lower triangle and return a wrong answer,
+// Solve checks for symmetry first and takes LU at once for a nonsymmetric A.
+// A is left as it was and B overwritten by X. It is collective.
+func Solve(a, b *Array[float64]) error {
+	if _, _, err := systemShape("Solve", a, b); err != nil {
+		return err
+	}
+	sym, err := symmetric(a)
+	if err != nil {
+		return err
+	}
+	return solve("Solve", a, b, func(am, bm *scalapack.Matrix[float64]) error {
+		if !sym {
+			return scalapack.Gesv(am, bm)
+		}
+		keep := slicesClone(am.Data)
+		err := scalapack.Posv(scalapack.Lower, am, bm)
+		var npd *scalapack.NotPositiveDefiniteError
+		if !errors.As(err, &npd) {
+			return err
+		}
+		// Posv stopped before touching B; factor the original A by LU.
+		copy(am.Data, keep)
+		return scalapack.Gesv(am, bm)
+	})
+}
+
+// symmetric reports whether the square array a equals its transpose; every
+// process compares its block with the mirror patch. It is collective.
+func symmetric(a *Array[float64]) (bool, error) {
+	if err := Sync(); err != nil {
+		return false, err
+	}
+	ok := int32(1)
+	if a.lo != nil {
+		local, lo, hi, ld, _, err := a.AccessLocal()
+		if err != nil {
+			return false, err
+		}
+		h := hi[0] - lo[0] + 1
+		tr := make([]float64, (hi[1]-lo[1]+1)*h)
+		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
+			return false, err
+		}
+		for i := lo[0]; i <= hi[0] && ok == 1; i++ {
+			for j := lo[1]; j <= hi[1]; j++ {
+				if local[(i-lo[0])*ld[0]+(j-lo[1])] != tr[(j-lo[1])*h+(i-lo[0])] {
+					ok = 0
+					break
+				}
+			}
+		}
+	}
+	all := []int32{ok}
+	if err := Gop(all, "min"); err != nil {
+		return false, err
+	}
+	return all[0] == 1, nil
+}
+
+// SpdInvert replaces the symmetric positive definite A by its inverse
+// (GA_Spd_invert). It is collective.
+func SpdInvert(a *Array[float64]) error {
+	if err := a.valid("SpdInvert"); err != nil {
+		return err
+	}
+	if len(a.dims) != 2 || a.dims[0] != a.dims[1] {
+		return errorf("SpdInvert", a.name, "dims %v: A must be a square matrix", a.dims)
+	}
+	n := a.dims[0]
+	if err := Sync(); err != nil {
+		return err
+	}
+	g, err := solverGrid("SpdInvert")
+	if err != nil {
+		return err
+	}
+	defer g.Exit()
+	am, err := toMatrix(g, a, n, n)
+	if err != nil {
+		return err
+	}
+	if err := scalapack.Potrf(scalapack.Lower, am); err != nil {
+		return err
+	}
+	if err := scalapack.Potri(scalapack.Lower, am); err != nil {
+		return err
+	}
+	if err := Sync(); err != nil {
+		return err
+	}
+	// Potri leaves the lower triangle: write it, then mirror it.
+	if err := fromMatrix(am, a); err != nil {
+		return err
+	}
+	if err := Sync(); err != nil {
+		return err
+	}
+	if a.lo != nil {
+		// Each process fills the upper entries of its block from the mirror
+		// patch, read in one Get; only its lower-triangle entries are used,
+		// and nobody writes those now.
+		local, lo, hi, ld, _, err := a.AccessLocal()
+		if err != nil {
+			return err
+		}
+		h := hi[0] - lo[0] + 1
+		tr := make([]float64, (hi[1]-lo[1]+1)*h)
+		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
+			return err
+		}
+		for i := lo[0]; i <= hi[0]; i++ {
+			for j := max(i+1, lo[1]); j <= hi[1]; j++ {
+				local[(i-lo[0])*ld[0]+(j-lo[1])] = tr[(j-lo[1])*h+(i-lo[0])]
+			}
+		}
+	}
+	return Sync()
+}
+
+func slicesClone(v []float64) []float64 { return append([]float64(nil), v...) }

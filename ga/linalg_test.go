@@ -1,0 +1,172 @@
+package ga_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/scalapack"
+)
+
+// residual is ||op(A)·X − B||∞ / (||A||∞·||X||∞·n·eps) on row-major n×n A and
+// n×nrhs X, B.
+func residual(trans bool, a, x, b []float64, n, nrhs int) float64 {
+	var rmax, amax, xmax float64
+	for i := range n {
+		row, xr := 0.0, 0.0
+		for j := range n {
+			row += math.Abs(a[i*n+j])
+		}
+		amax = max(amax, row)
+		for k := range nrhs {
+			xr += math.Abs(x[i*nrhs+k])
+			s := 0.0
+			for j := range n {
+				aij := a[i*n+j]
+				if trans {
+					aij = a[j*n+i]
+				}
+				s += aij * x[j*nrhs+k]
+			}
+			rmax = max(rmax, math.Abs(s-b[i*nrhs+k]))
+		}
+		xmax = max(xmax, xr)
+	}
+	return rmax / (amax * xmax * float64(n) * 0x1p-52)
+}
+
+func TestLinearSolvers(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		mpitest.Must(t, ga.Init())
+		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		for _, c := range []struct {
+			n, nrhs int
+			kind    string
+		}{{1, 1, "random"}, {37, 1, "random"}, {70, 5, "dominant"}, {45, 5, "spd"}, {130, 1, "spd"}} {
+			r := rand.New(rand.NewPCG(uint64(c.n), 1))
+			av := make([]float64, c.n*c.n)
+			for i := range av {
+				av[i] = r.Float64()*2 - 1
+			}
+			switch c.kind {
+			case "dominant":
+				for i := range c.n {
+					av[i*c.n+i] += float64(c.n)
+				}
+			case "spd":
+				m := append([]float64(nil), av...)
+				for i := range c.n {
+					for j := range c.n {
+						s := 0.0
+						for k := range c.n {
+							s += m[k*c.n+i] * m[k*c.n+j]
+						}
+						av[i*c.n+j] = s
+					}
+					av[i*c.n+i] += 1
+				}
+			}
+			bv := make([]float64, c.n*c.nrhs)
+			for i := range bv {
+				bv[i] = r.Float64()
+			}
+			a, err := ga.Create[float64]("A", []int{c.n, c.n}, nil)
+			mpitest.Must(t, err)
+			b, err := ga.Create[float64]("B", []int{c.n, c.nrhs}, nil)
+			mpitest.Must(t, err)
+			load := func() {
+				if ga.Nodeid() == 0 {
+					mpitest.Must(t, a.Put([]int{0, 0}, []int{c.n - 1, c.n - 1}, av, nil))
+					mpitest.Must(t, b.Put([]int{0, 0}, []int{c.n - 1, c.nrhs - 1}, bv, nil))
+				}
+				mpitest.Must(t, ga.Sync())
+			}
+			check := func(what string, trans bool) {
+				t.Helper()
+				x := make([]float64, c.n*c.nrhs)
+				mpitest.Must(t, b.Get([]int{0, 0}, []int{c.n - 1, c.nrhs - 1}, x, nil))
+				if res := residual(trans, av, x, bv, c.n, c.nrhs); !(res < 16) {
+					t.Fatalf("%s n=%d nrhs=%d %s: scaled residual %g", what, c.n, c.nrhs, c.kind, res)
+				}
+				left := make([]float64, c.n*c.n)
+				mpitest.Must(t, a.Get([]int{0, 0}, []int{c.n - 1, c.n - 1}, left, nil))
+				for i := range left {
+					if left[i] != av[i] {
+						t.Fatalf("%s changed A[%d]", what, i)
+					}
+				}
+				mpitest.Must(t, ga.Sync())
+			}
+			load()
+			mpitest.Must(t, ga.LuSolve('N', a, b))
+			check("LuSolve N", false)
+			load()
+			mpitest.Must(t, ga.LuSolve('T', a, b))
+			check("LuSolve T", true)
+			load()
+			mpitest.Must(t, ga.Solve(a, b))
+			check("Solve", false)
+			if c.kind == "spd" {
+				load()
+				mpitest.Must(t, ga.LltSolve(a, b))
+				check("LltSolve", false)
+				load()
+				mpitest.Must(t, ga.SpdInvert(a))
+				inv := make([]float64, c.n*c.n)
+				mpitest.Must(t, a.Get([]int{0, 0}, []int{c.n - 1, c.n - 1}, inv, nil))
+				anorm := 0.0
+				for i := range c.n {
+					row := 0.0
+					for j := range c.n {
+						row += math.Abs(av[i*c.n+j])
+					}
+					anorm = max(anorm, row)
+				}
+				for i := range c.n {
+					for j := range c.n {
+						s := 0.0
+						for k := range c.n {
+							s += av[i*c.n+k] * inv[k*c.n+j]
+						}
+						if i == j {
+							s--
+						}
+						if math.Abs(s) > 16*float64(c.n)*0x1p-52*anorm*1e3 {
+							t.Fatalf("SpdInvert n=%d: (A·A⁻¹ - I)[%d][%d] = %g", c.n, i, j, s)
+						}
+					}
+				}
+				mpitest.Must(t, ga.Sync())
+			} else if c.kind == "random" && c.n > 1 {
+				// A random matrix is not positive definite: LltSolve says so.
+				load()
+				var npd *scalapack.NotPositiveDefiniteError
+				if err := ga.LltSolve(a, b); !errors.As(err, &npd) {
+					t.Fatalf("LltSolve of a random matrix: %v", err)
+				}
+				mpitest.Must(t, ga.Sync())
+			}
+			mpitest.Must(t, a.Destroy())
+			mpitest.Must(t, b.Destroy())
+		}
+		// A singular matrix: every process gets the error.
+		s, err := ga.Create[float64]("S", []int{6, 6}, nil)
+		mpitest.Must(t, err)
+		mpitest.Must(t, s.Fill(1))
+		b, err := ga.Create[float64]("b", []int{6, 1}, nil)
+		mpitest.Must(t, err)
+		mpitest.Must(t, b.Fill(1))
+		var se *scalapack.SingularError
+		if err := ga.LuSolve('N', s, b); !errors.As(err, &se) {
+			t.Fatalf("LuSolve of a singular matrix: %v", err)
+		}
+		mpitest.Must(t, ga.Sync())
+		var ge *ga.Error
+		if err := ga.LuSolve('N', b, s); !errors.As(err, &ge) {
+			t.Fatalf("LuSolve with a non-square A: %v", err)
+		}
+	})
+}
