@@ -11,6 +11,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/goga-hpc/goga/ga"
@@ -182,6 +183,57 @@ func run() error {
 	}
 	t = mpi.Wtime() - t
 	emit("sync_us", np, t/si*1e6, "us")
+
+	// Linear solve of a diagonally dominant system: A = 1 + n·I, B = ones.
+	for _, n := range []int{1000, 2000} {
+		a, err := ga.Create[float64]("A", []int{n, n}, nil)
+		if err != nil {
+			return err
+		}
+		if err := a.Fill(1); err != nil {
+			return err
+		}
+		if data, lo, hi, ld, ok, err := a.AccessLocal(); err != nil {
+			return err
+		} else if ok {
+			for i := lo[0]; i <= hi[0]; i++ {
+				if i >= lo[1] && i <= hi[1] {
+					data[(i-lo[0])*ld[0]+(i-lo[1])] += float64(n)
+				}
+			}
+		}
+		rhs, err := ga.Create[float64]("rhs", []int{n, 1}, nil)
+		if err != nil {
+			return err
+		}
+		if err := rhs.Fill(1); err != nil {
+			return err
+		}
+		if err := ga.Sync(); err != nil {
+			return err
+		}
+		t := mpi.Wtime()
+		if err := ga.LuSolve('N', a, rhs); err != nil {
+			return err
+		}
+		if err := ga.Sync(); err != nil {
+			return err
+		}
+		emit("lu_solve_s", n, mpi.Wtime()-t, "s")
+		x := []float64{0}
+		if err := rhs.Get([]int{0, 0}, []int{0, 0}, x, nil); err != nil {
+			return err
+		}
+		if want := 1 / float64(2*n); math.Abs(x[0]-want) > 1e-9 {
+			return fmt.Errorf("lu_solve n=%d: x[0] = %g, want %g", n, x[0], want)
+		}
+		if err := a.Destroy(); err != nil {
+			return err
+		}
+		if err := rhs.Destroy(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
