@@ -17,9 +17,10 @@ build: deps
 	@mkdir -p bin
 	$(GO) build -o bin/demo ./cmd/demo
 
-# The demo on $(NP) ranks.
+# The demo: a dense n = 2000 linear solve on $(NP) ranks (DEMO_FLAGS: -n, -nb, -mm FILE).
+DEMO_FLAGS ?=
 demo: build
-	./mpirun.sh -np $(NP) bin/demo
+	./mpirun.sh -np $(NP) bin/demo $(DEMO_FLAGS)
 
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -15,7 +15,20 @@ import (
 
 // solverBlock is the block size of the copies handed to ScaLAPACK: large
 // enough for its level-3 kernels, small enough to balance n of a few hundred.
-const solverBlock = 64
+var solverBlock = 64
+
+// SetSolverBlockSize sets the block size of the block-cyclic copies that the
+// linear solvers hand to ScaLAPACK (default 64). Every process must set the
+// same value.
+func SetSolverBlockSize(nb int) error {
+	if nb < 1 {
+		return errorf("SetSolverBlockSize", "", "block size %d; want at least 1", nb)
+	}
+	st.mu.Lock()
+	solverBlock = nb
+	st.mu.Unlock()
+	return nil
+}
 
 // solverGrid makes a near-square BLACS grid of every GA process.
 func solverGrid(op string) (*blacs.Grid, error) {
