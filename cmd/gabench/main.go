@@ -14,8 +14,10 @@ import (
 	"math"
 	"os"
 
+	"github.com/goga-hpc/goga/blacs"
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/mpi"
+	"github.com/goga-hpc/goga/scalapack"
 )
 
 func main() {
@@ -233,7 +235,52 @@ func run() error {
 		if err := rhs.Destroy(); err != nil {
 			return err
 		}
+		if err := directSolve(n); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// directSolve times the same system solved by scalapack.Gesv on matrices
+// built in place, with no global array and no copy: the floor LuSolve's
+// copies add to.
+func directSolve(n int) error {
+	rows := int(math.Sqrt(float64(ga.Nnodes())))
+	for ga.Nnodes()%rows != 0 {
+		rows--
+	}
+	g, err := blacs.GridInit(ga.Comm(), blacs.RowMajor, rows, ga.Nnodes()/rows)
+	if err != nil {
+		return err
+	}
+	defer g.Exit()
+	a, err := scalapack.NewMatrix[float64](g, n, n, 64, 64)
+	if err != nil {
+		return err
+	}
+	b, err := scalapack.NewMatrix[float64](g, n, 1, 64, 64)
+	if err != nil {
+		return err
+	}
+	a.Fill(func(i, j int) float64 {
+		if i == j {
+			return 1 + float64(n)
+		}
+		return 1
+	})
+	b.Fill(func(i, j int) float64 { return 1 })
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	t := mpi.Wtime()
+	if err := scalapack.Gesv(a, b); err != nil {
+		return err
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	emit("scalapack_gesv_s", n, mpi.Wtime()-t, "s")
 	return nil
 }
 
