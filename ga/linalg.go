@@ -44,26 +44,40 @@ func solverGrid(op string) (*blacs.Grid, error) {
 }
 
 // toMatrix copies the rows × cols global array a into a new block-cyclic
-// matrix on g, one Get per local block.
+// matrix on g. It reads one band of nb whole rows per local row block (one
+// Get each, the grid's column count times more data than this process keeps,
+// but far fewer calls) and keeps the local columns.
 func toMatrix(g *blacs.Grid, a *Array[float64], rows, cols int) (*scalapack.Matrix[float64], error) {
 	nb := min(solverBlock, max(rows, 1))
 	m, err := scalapack.NewMatrix[float64](g, rows, cols, nb, nb)
 	if err != nil {
 		return nil, err
 	}
+	pr, pc, myrow, mycol := g.Info()
+	lr, lc := m.LocalShape()
 	lld := m.Desc.LLD
-	return m, blocksAt(m, func(i0, j0, h, w, li, lj int) error {
-		buf := make([]float64, h*w)
-		if err := a.Get([]int{i0, j0}, []int{i0 + h - 1, j0 + w - 1}, buf, nil); err != nil {
-			return err
+	band := make([]float64, nb*cols)
+	gcol := make([]int, lc) // global column of each local column
+	for lj := range gcol {
+		gcol[lj] = scalapack.LocalToGlobal(lj, nb, mycol, 0, pc)
+	}
+	const tile = 64 // columns per pass, so that reads and writes stay in cache
+	for li := 0; li < lr; li += nb {
+		i0, h := scalapack.LocalToGlobal(li, nb, myrow, 0, pr), min(nb, lr-li)
+		if err := a.Get([]int{i0, 0}, []int{i0 + h - 1, cols - 1}, band, nil); err != nil {
+			return nil, err
 		}
-		for r := range h {
-			for c := range w {
-				m.Data[(li+r)+(lj+c)*lld] = buf[r*w+c]
+		for t0 := 0; t0 < lc; t0 += tile {
+			t1 := min(t0+tile, lc)
+			for r := range h {
+				row := band[r*cols : (r+1)*cols]
+				for lj := t0; lj < t1; lj++ {
+					m.Data[li+r+lj*lld] = row[gcol[lj]]
+				}
 			}
 		}
-		return nil
-	})
+	}
+	return m, nil
 }
 
 // fromMatrix copies m back into the global array a, one Put per local block.
@@ -71,9 +85,10 @@ func fromMatrix(m *scalapack.Matrix[float64], a *Array[float64]) error {
 	lld := m.Desc.LLD
 	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
 		buf := make([]float64, h*w)
-		for r := range h {
-			for c := range w {
-				buf[r*w+c] = m.Data[(li+r)+(lj+c)*lld]
+		for c := range w {
+			col := m.Data[li+(lj+c)*lld : li+(lj+c)*lld+h]
+			for r, v := range col {
+				buf[r*w+c] = v
 			}
 		}
 		return a.Put([]int{i0, j0}, []int{i0 + h - 1, j0 + w - 1}, buf, nil)

@@ -39,3 +39,26 @@ func BenchmarkPatch(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLuSolve times LuSolve of n = 1000 on one rank: the copies in and
+// out of ScaLAPACK's layout and the solve.
+func BenchmarkLuSolve(b *testing.B) {
+	if err := ga.Init(); err != nil {
+		b.Fatal(err)
+	}
+	defer ga.Terminate()
+	const n = 1000
+	a, _ := ga.Create[float64]("A", []int{n, n}, nil)
+	r, _ := ga.Create[float64]("b", []int{n, 1}, nil)
+	for b.Loop() {
+		a.Fill(1)
+		data, lo, hi, ld, _, _ := a.AccessLocal()
+		for i := lo[0]; i <= hi[0]; i++ {
+			data[(i-lo[0])*ld[0]+i-lo[1]] += n
+		}
+		r.Fill(1)
+		if err := ga.LuSolve('N', a, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
