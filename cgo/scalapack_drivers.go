@@ -71,3 +71,14 @@ func Ppotri(complex bool, uplo byte, n int, a unsafe.Pointer, desca *[9]int32) i
 func Pdsyevd(jobz, uplo byte, n int, a unsafe.Pointer, desca *[9]int32, w []float64, z unsafe.Pointer, descz *[9]int32) int {
 	return int(C.goga_pdsyevd(C.char(jobz), C.char(uplo), C.int(n), (*C.double)(a), cdesc(desca), (*C.double)(unsafe.Pointer(&w[0])), (*C.double)(z), cdesc(descz)))
 }
+
+// Pdsygvx is PDSYGVX for every eigenpair, workspace queried in C. It returns
+// INFO and the number of eigenvalues found; ifail (n entries) gets the
+// failures.
+func Pdsygvx(ibtype int, uplo byte, n int, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32,
+	w []float64, z unsafe.Pointer, descz *[9]int32, ifail []int32, nprocs int) (info, found int) {
+	var m C.int
+	info = int(C.goga_pdsygvx(C.int(ibtype), C.char(uplo), C.int(n), (*C.double)(a), cdesc(desca), (*C.double)(b), cdesc(descb),
+		(*C.double)(unsafe.Pointer(&w[0])), (*C.double)(z), cdesc(descz), &m, i32(ifail), C.int(nprocs)))
+	return info, int(m)
+}

@@ -28,6 +28,10 @@ void pdpotri_(char *, int *, double *, int *, int *, int *, int *);
 void pzpotri_(char *, int *, double *, int *, int *, int *, int *);
 void pdsyevd_(char *, char *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
 
+void pdsygvx_(int *, char *, char *, char *, int *, double *, int *, int *, int *, double *, int *, int *, int *,
+	double *, double *, int *, int *, double *, int *, int *, double *, double *, double *, int *, int *, int *,
+	double *, int *, int *, int *, int *, int *, double *, int *);
+
 #define GOGA_PICK(cplx, name) ((cplx) ? pz##name##_ : pd##name##_)
 
 static inline int goga_pgesv(int cplx, int n, int nrhs, void *a, int *desca, int *ipiv, void *b, int *descb) {
@@ -101,6 +105,38 @@ static inline int goga_pdsyevd(char jobz, char uplo, int n, double *a, int *desc
 	pdsyevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
+	return info;
+}
+
+// goga_pdsygvx solves the generalized problem for every eigenpair (RANGE 'A'),
+// querying and allocating the workspace; m gets the number found and ifail
+// (n entries) the failures. nprocs is the grid's size, for ICLUSTR and GAP.
+static inline int goga_pdsygvx(int ibtype, char uplo, int n, double *a, int *desca, double *b, int *descb,
+		double *w, double *z, int *descz, int *m, int *ifail, int nprocs) {
+	int one = 1, info = 0, lwork = -1, liwork = -1, iq = 0, il = 0, iu = 0, nz = 0;
+	char jobz = 'V', range = 'A';
+	double vl = 0, vu = 0, abstol = 0, orfac = -1, q = 0;
+	int *iclustr = malloc(sizeof(int) * 2 * nprocs);
+	double *gap = malloc(sizeof(double) * nprocs);
+	if (!iclustr || !gap) { free(iclustr); free(gap); return -1000; }
+	pdsygvx_(&ibtype, &jobz, &range, &uplo, &n, a, &one, &one, desca, b, &one, &one, descb, &vl, &vu, &il, &iu,
+		&abstol, m, &nz, w, &orfac, z, &one, &one, descz, &q, &lwork, &iq, &liwork, ifail, iclustr, gap, &info);
+	if (info == 0) {
+		lwork = (int)q + 1;
+		liwork = iq + 1;
+		double *work = malloc(sizeof(double) * lwork);
+		int *iwork = malloc(sizeof(int) * liwork);
+		if (!work || !iwork) {
+			info = -1000;
+		} else {
+			pdsygvx_(&ibtype, &jobz, &range, &uplo, &n, a, &one, &one, desca, b, &one, &one, descb, &vl, &vu, &il, &iu,
+				&abstol, m, &nz, w, &orfac, z, &one, &one, descz, work, &lwork, iwork, &liwork, ifail, iclustr, gap, &info);
+		}
+		free(work);
+		free(iwork);
+	}
+	free(iclustr);
+	free(gap);
 	return info;
 }
 

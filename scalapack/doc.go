@@ -12,9 +12,10 @@
 //	Getri, Potri            inverses from the factors (PDGETRI, PDPOTRI)
 //	Gemm                    C = alpha·op(A)·op(B) + beta·C (PDGEMM)
 //	Syevd                   symmetric eigenvalues and vectors (PDSYEVD, real)
+//	Sygvx                   generalized symmetric-definite eigenproblem (PDSYGVX, real)
 //
 // Workspace queries are made for the caller.
 // A singular matrix comes back as *SingularError and one that is not
 // positive definite as *NotPositiveDefiniteError, each with the index
-// ScaLAPACK's INFO gives. (Sygvx is still to come.)
+// ScaLAPACK's INFO gives.
 package scalapack

@@ -249,3 +249,43 @@ func Syevd(uplo Uplo, a *Matrix[float64]) ([]float64, *Matrix[float64], error) {
 	}
 	return w[:a.Desc.N], z, nil
 }
+
+// Sygvx returns every eigenvalue (ascending) and eigenvector of the
+// generalized symmetric-definite problem (PDSYGVX, RANGE 'A'): ibtype 1 is
+// A·x = λ·B·x, 2 is A·B·x = λ·x, 3 is B·A·x = λ·x, with B symmetric positive
+// definite. The eigenvectors are the columns of a new matrix on A's grid,
+// normalized so that Zᵀ·B·Z = I (ibtype 1 and 2). A and B are destroyed. A B
+// that is not positive definite returns a *NotPositiveDefiniteError.
+func Sygvx(ibtype int, uplo Uplo, a, b *Matrix[float64]) ([]float64, *Matrix[float64], error) {
+	if ibtype < 1 || ibtype > 3 {
+		return nil, nil, errf("Sygvx", "ibtype", "%d; want 1, 2 or 3", ibtype)
+	}
+	if err := checkUplo("Sygvx", uplo); err != nil {
+		return nil, nil, err
+	}
+	if err := sameGrid("Sygvx", a, b); err != nil {
+		return nil, nil, err
+	}
+	if b.Desc.N != a.Desc.N || b.Desc.NB != a.Desc.NB {
+		return nil, nil, errf("Sygvx", "b", "%d×%d in %d×%d blocks; A is %d×%d in %d×%d blocks",
+			b.Desc.M, b.Desc.N, b.Desc.MB, b.Desc.NB, a.Desc.M, a.Desc.N, a.Desc.MB, a.Desc.NB)
+	}
+	z, err := NewMatrix[float64](a.Grid, a.Desc.N, a.Desc.N, a.Desc.MB, a.Desc.NB)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := a.Desc.N
+	w := make([]float64, max(n, 1))
+	ifail := make([]int32, max(n, 1))
+	rows, cols, _, _ := a.Grid.Info()
+	info, found := cgo.Pdsygvx(ibtype, byte(uplo), n, a.ptr(), a.desc32(), b.ptr(), b.desc32(), w, z.ptr(), z.desc32(), ifail, rows*cols)
+	switch {
+	case info > 0 && info/16%2 == 1:
+		return nil, nil, &NotPositiveDefiniteError{"Sygvx", int(ifail[0])}
+	case info != 0:
+		return nil, nil, infoErr("Sygvx", info, func(i int) error { return &EigenError{"Sygvx", i} })
+	case found != n:
+		return nil, nil, &EigenError{"Sygvx", info}
+	}
+	return w[:n], z, nil
+}

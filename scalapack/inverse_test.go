@@ -1,6 +1,7 @@
 package scalapack
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -95,6 +96,91 @@ func TestInverseAndEigen(t *testing.T) {
 					t.Fatalf("eigenvector %d: residual %g at row %d", k, s-vals[k]*zv[i+k*n], i)
 				}
 			}
+		}
+	})
+}
+
+// TestSygvx solves A·x = λ·B·x for the (3, -1) tridiagonal A and B = diag(d):
+// with B = 2·I the eigenvalues are half of A's; and every pair satisfies
+// A·z = λ·B·z with zᵀ·B·z = 1.
+func TestSygvx(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		w := mpi.World()
+		rows, cols := nearSquare(w.Size())
+		g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
+		mpitest.Must(t, err)
+		defer g.Exit()
+		const n, nb = 17, 4
+		av := func(i, j int) float64 {
+			switch {
+			case i == j:
+				return 3
+			case i-j == 1 || j-i == 1:
+				return -1
+			}
+			return 0
+		}
+		for _, d := range []func(i int) float64{
+			func(int) float64 { return 2 },
+			func(i int) float64 { return 1 + float64(i%3) },
+		} {
+			a, _ := NewMatrix[float64](g, n, n, nb, nb)
+			b, _ := NewMatrix[float64](g, n, n, nb, nb)
+			a.Fill(av)
+			b.Fill(func(i, j int) float64 {
+				if i == j {
+					return d(i)
+				}
+				return 0
+			})
+			vals, z, err := Sygvx(1, Lower, a, b)
+			mpitest.Must(t, err)
+			zv, err := z.Gather()
+			mpitest.Must(t, err)
+			for k := range n {
+				norm := 0.0
+				for i := range n {
+					s := 0.0
+					for j := range n {
+						s += av(i, j) * zv[j+k*n]
+					}
+					if r := s - vals[k]*d(i)*zv[i+k*n]; math.Abs(r) > 1e-12 {
+						t.Fatalf("pair %d: residual %g at row %d", k, r, i)
+					}
+					norm += d(i) * zv[i+k*n] * zv[i+k*n]
+				}
+				if math.Abs(norm-1) > 1e-12 {
+					t.Fatalf("pair %d: zᵀBz = %v", k, norm)
+				}
+				if k > 0 && vals[k] < vals[k-1] {
+					t.Fatalf("eigenvalues not ascending: %v", vals)
+				}
+			}
+			if d(0) == 2 && d(1) == 2 {
+				for k := range n {
+					want := (3 - 2*math.Cos(float64(k+1)*math.Pi/float64(n+1))) / 2
+					if math.Abs(vals[k]-want) > 1e-12 {
+						t.Fatalf("eigenvalue %d = %v, want %v", k, vals[k], want)
+					}
+				}
+			}
+		}
+		// A B that is not positive definite is reported as such.
+		a, _ := NewMatrix[float64](g, n, n, nb, nb)
+		b, _ := NewMatrix[float64](g, n, n, nb, nb)
+		a.Fill(av)
+		b.Fill(func(i, j int) float64 {
+			if i == j {
+				if i == 3 {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+		var npd *NotPositiveDefiniteError
+		if _, _, err := Sygvx(1, Lower, a, b); !errors.As(err, &npd) {
+			t.Fatalf("Sygvx with an indefinite B: %v", err)
 		}
 	})
 }
