@@ -1,6 +1,7 @@
 package blacs_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -54,6 +55,23 @@ func TestHello(t *testing.T) {
 			n := rows * cols
 			if x[0] != float64(n*(n-1)/2) {
 				t.Fatalf("Gsum2d of process numbers = %v, want %d", x[0], n*(n-1)/2)
+			}
+			// Named topologies give the same broadcast; unknown ones are refused.
+			for _, top := range []string{"I", "d", "increasing ring", "S", "1", "T", "F"} {
+				v := []float64{-1, -1}
+				if myrow == 0 && mycol == 0 {
+					v = []float64{7, 8}
+					mpitest.Must(t, blacs.Gebs2d(g, blacs.All, top, 2, 1, v, 2))
+				} else {
+					mpitest.Must(t, blacs.Gebr2d(g, blacs.All, top, 2, 1, v, 2, 0, 0))
+				}
+				if v[0] != 7 || v[1] != 8 {
+					t.Fatalf("broadcast with topology %q gave %v", top, v)
+				}
+			}
+			var e *blacs.Error
+			if err := blacs.Gebs2d(g, blacs.All, "x", 1, 1, []float64{0}, 1); !errors.As(err, &e) || e.Arg != "top" {
+				t.Fatalf("topology \"x\" gave %v", err)
 			}
 		} else if w.Rank() < rows*cols {
 			t.Fatalf("rank %d is left out of a %d×%d grid", w.Rank(), rows, cols)

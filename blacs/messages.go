@@ -1,6 +1,7 @@
 package blacs
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/cgo"
@@ -109,12 +110,25 @@ func pt2pt[T Elem](g *Grid, op string, m, n int, a []T, lda, row, col int) error
 	return checkMatrix(op, m, n, a, lda)
 }
 
+// checkTop refuses a topology the BLACS do not know. Only the first character
+// counts, in either case, as in the BLACS: " " (or "") is the default, I, D,
+// S and M rings, H hypercube or exchange, T and 1-9 trees, F fully connected.
+func checkTop(op, top string) error {
+	if top == "" || strings.ContainsRune(" IDSMHTFidsmhtf123456789", rune(top[0])) {
+		return nil
+	}
+	return errf(op, "top", "%q is not a BLACS topology (one of ' ', I, D, S, M, H, T, F, 1-9)", top)
+}
+
 // broadcastArgs checks a broadcast or combine.
-func broadcastArgs[T Elem](g *Grid, op string, scope Scope, m, n int, a []T, lda int) error {
+func broadcastArgs[T Elem](g *Grid, op string, scope Scope, top string, m, n int, a []T, lda int) error {
 	if err := g.valid(op); err != nil {
 		return err
 	}
 	if err := checkScope(op, scope); err != nil {
+		return err
+	}
+	if err := checkTop(op, top); err != nil {
 		return err
 	}
 	return checkMatrix(op, m, n, a, lda)
@@ -124,7 +138,7 @@ func broadcastArgs[T Elem](g *Grid, op string, scope Scope, m, n int, a []T, lda
 // (xGEBS2D); they call Gebr2d. top names the topology (" " or "" for the
 // default; the guide's letters otherwise).
 func Gebs2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int) error {
-	if err := broadcastArgs(g, "Gebs2d", scope, m, n, a, lda); err != nil {
+	if err := broadcastArgs(g, "Gebs2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
 	cgo.BlacsGebs2d(typeOf[T](), g.ctxt, byte(scope), top, m, n, ptr(a), lda)
@@ -133,7 +147,7 @@ func Gebs2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int) 
 
 // Gebr2d receives the broadcast sent by the process at (row, col) (xGEBR2D).
 func Gebr2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda, row, col int) error {
-	if err := broadcastArgs(g, "Gebr2d", scope, m, n, a, lda); err != nil {
+	if err := broadcastArgs(g, "Gebr2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
 	if err := g.coord("Gebr2d", "row", row, col, false); err != nil {
@@ -148,7 +162,7 @@ func Trbs2d[T Elem](g *Grid, scope Scope, top string, uplo Uplo, diag Diag, m, n
 	if err := checkTrap("Trbs2d", uplo, diag); err != nil {
 		return err
 	}
-	if err := broadcastArgs(g, "Trbs2d", scope, m, n, a, lda); err != nil {
+	if err := broadcastArgs(g, "Trbs2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
 	cgo.BlacsTrbs2d(typeOf[T](), g.ctxt, byte(scope), top, byte(uplo), byte(diag), m, n, ptr(a), lda)
@@ -160,7 +174,7 @@ func Trbr2d[T Elem](g *Grid, scope Scope, top string, uplo Uplo, diag Diag, m, n
 	if err := checkTrap("Trbr2d", uplo, diag); err != nil {
 		return err
 	}
-	if err := broadcastArgs(g, "Trbr2d", scope, m, n, a, lda); err != nil {
+	if err := broadcastArgs(g, "Trbr2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
 	if err := g.coord("Trbr2d", "row", row, col, false); err != nil {
@@ -173,7 +187,7 @@ func Trbr2d[T Elem](g *Grid, scope Scope, top string, uplo Uplo, diag Diag, m, n
 // Gsum2d sums a element-wise over the scope (xGSUM2D); the result lands at
 // (row, col), or on every process of the scope when row or col is -1.
 func Gsum2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda, row, col int) error {
-	if err := broadcastArgs(g, "Gsum2d", scope, m, n, a, lda); err != nil {
+	if err := broadcastArgs(g, "Gsum2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
 	if err := g.coord("Gsum2d", "row", row, col, true); err != nil {
@@ -188,7 +202,7 @@ func Gsum2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda, row,
 // grid row and column of the process that held each winner; ldia is their
 // leading dimension (at least m). row, col as in Gsum2d.
 func Gamx2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) error {
-	rcflag, err := absArgs(g, "Gamx2d", scope, m, n, a, lda, ra, ca, ldia, row, col)
+	rcflag, err := absArgs(g, "Gamx2d", scope, top, m, n, a, lda, ra, ca, ldia, row, col)
 	if err != nil {
 		return err
 	}
@@ -198,7 +212,7 @@ func Gamx2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int, 
 
 // Gamn2d is Gamx2d for the entry of smallest magnitude (xGAMN2D).
 func Gamn2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) error {
-	rcflag, err := absArgs(g, "Gamn2d", scope, m, n, a, lda, ra, ca, ldia, row, col)
+	rcflag, err := absArgs(g, "Gamn2d", scope, top, m, n, a, lda, ra, ca, ldia, row, col)
 	if err != nil {
 		return err
 	}
@@ -207,8 +221,8 @@ func Gamn2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int, 
 }
 
 // absArgs checks Gamx2d and Gamn2d and returns RCFLAG.
-func absArgs[T Elem](g *Grid, op string, scope Scope, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) (int, error) {
-	if err := broadcastArgs(g, op, scope, m, n, a, lda); err != nil {
+func absArgs[T Elem](g *Grid, op string, scope Scope, top string, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) (int, error) {
+	if err := broadcastArgs(g, op, scope, top, m, n, a, lda); err != nil {
 		return 0, err
 	}
 	if err := g.coord(op, "row", row, col, true); err != nil {

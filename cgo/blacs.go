@@ -31,12 +31,13 @@ var cs = func() map[byte]*C.char {
 	return m
 }()
 
-// top turns a topology name into its C string (" " for the default).
+// topo turns a topology name into its C string: the BLACS read only the
+// first character (" " for the default). Callers check the letter.
 func topo(t string) *C.char {
 	if t == "" {
-		t = " "
+		return cs[' ']
 	}
-	if p, ok := cs[t[0]]; ok && len(t) == 1 {
+	if p, ok := cs[t[0]]; ok {
 		return p
 	}
 	return cs[' ']
