@@ -3,8 +3,8 @@ package ga
 import (
 	"fmt"
 	"io"
-	"math/cmplx"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -245,10 +245,8 @@ func Gop[T Elem](x []T, op string) error {
 		return err
 	}
 	var z T
-	_, isComplex := any(z).(complex64)
-	if _, ok := any(z).(complex128); ok {
-		isComplex = true
-	}
+	k := reflect.TypeFor[T]().Kind()
+	isComplex := k == reflect.Complex64 || k == reflect.Complex128
 	var o mpi.Op
 	switch op {
 	case "+":
@@ -301,7 +299,7 @@ func (a *Array[T]) Fprint(w io.Writer) error {
 			sub := unlinear(a.dims, off)
 			fmt.Fprintf(w, "%v:", sub[:len(sub)-1])
 			for _, v := range buf[off : off+last] {
-				fmt.Fprintf(w, " %v", formatElem(v))
+				fmt.Fprintf(w, " %v", v)
 			}
 			fmt.Fprintln(w)
 		}
@@ -309,34 +307,21 @@ func (a *Array[T]) Fprint(w io.Writer) error {
 	return syncEnd()
 }
 
-func formatElem[T Elem](v T) string { return fmt.Sprint(v) }
-
-// absReal is |v| for the real element types (complex ones are refused before).
+// absReal is |v| for the real element types (Gop refuses complex ones
+// before), named types included.
 func absReal[T Elem](v T) T {
-	var z T
-	if real(complex128(toComplex(v))) < 0 {
-		return z - v
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Int32, reflect.Int64:
+		if r.Int() < 0 {
+			return -v
+		}
+	case reflect.Float32, reflect.Float64:
+		if r.Float() < 0 {
+			return -v
+		}
 	}
 	return v
-}
-
-// toComplex widens any element value to complex128.
-func toComplex[T Elem](v T) complex128 {
-	switch x := any(v).(type) {
-	case int32:
-		return complex(float64(x), 0)
-	case int64:
-		return complex(float64(x), 0)
-	case float32:
-		return complex(float64(x), 0)
-	case float64:
-		return complex(x, 0)
-	case complex64:
-		return complex128(x)
-	case complex128:
-		return x
-	}
-	return cmplx.NaN()
 }
 
 // PrintDistribution writes which process owns which block, from process 0

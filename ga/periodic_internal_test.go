@@ -27,3 +27,19 @@ func TestPeriodicSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsReal covers Gop's absmax/absmin helper on named element types, which
+// a type switch on the built-in types would miss.
+func TestAbsReal(t *testing.T) {
+	type energy float64
+	type count int32
+	if got := absReal(energy(-2.5)); got != 2.5 {
+		t.Errorf("absReal(energy(-2.5)) = %v", got)
+	}
+	if got := absReal(count(-7)); got != 7 {
+		t.Errorf("absReal(count(-7)) = %v", got)
+	}
+	if got := absReal(int64(4)); got != 4 {
+		t.Errorf("absReal(int64(4)) = %v", got)
+	}
+}

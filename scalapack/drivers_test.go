@@ -71,12 +71,43 @@ func residual[T Elem](trans Trans, a, x, b []T, n, nrhs int) float64 {
 	return rmax / (amax * xmax * float64(n) * 0x1p-52)
 }
 
+// worldGrid is the near-square grid of every rank; the caller exits it.
+func worldGrid(t *testing.T) *blacs.Grid {
+	w := mpi.World()
+	rows, cols := nearSquare(w.Size())
+	g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
+	mpitest.Must(t, err)
+	return g
+}
+
+// tridiag is the SPD (3, -1) tridiagonal matrix, eigenvalues 3 - 2cos(kπ/(n+1)).
+func tridiag(i, j int) float64 {
+	switch {
+	case i == j:
+		return 3
+	case i-j == 1 || j-i == 1:
+		return -1
+	}
+	return 0
+}
+
+// diagonalWith is a diagonal matrix of d, except bad at (at, at): with bad < 0
+// it is not positive definite, its leading minor of order at+1 failing first.
+func diagonalWith(d, bad float64, at int) func(i, j int) float64 {
+	return func(i, j int) float64 {
+		switch {
+		case i != j:
+			return 0
+		case i == at:
+			return bad
+		}
+		return d
+	}
+}
+
 func TestDrivers(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
-		w := mpi.World()
-		rows, cols := nearSquare(w.Size())
-		g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
-		mpitest.Must(t, err)
+		g := worldGrid(t)
 		defer g.Exit()
 		t.Run("GesvReal", func(t *testing.T) { testGesv[float64](t, g) })
 		t.Run("GesvComplex", func(t *testing.T) { testGesv[complex128](t, g) })
@@ -192,15 +223,7 @@ func testPosv(t *testing.T, g *blacs.Grid) {
 	}
 	// A matrix that is not positive definite: the error names the minor.
 	a, _ := NewMatrix[float64](g, n, n, nb, nb)
-	a.Fill(func(i, j int) float64 {
-		if i == j {
-			if i == 5 {
-				return -1
-			}
-			return 2
-		}
-		return 0
-	})
+	a.Fill(diagonalWith(2, -1, 5))
 	var npd *NotPositiveDefiniteError
 	if err := Potrf(Lower, a); !errors.As(err, &npd) || npd.Order != 6 {
 		t.Fatalf("Potrf of a matrix with a negative 6th pivot: %v", err)

@@ -6,31 +6,17 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/goga-hpc/goga/blacs"
 	"github.com/goga-hpc/goga/internal/mpitest"
-	"github.com/goga-hpc/goga/mpi"
 )
 
 // TestInverseAndEigen checks Getri and Potri against A·A⁻¹ = I, and Syevd
 // against a matrix with known eigenvalues.
 func TestInverseAndEigen(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
-		w := mpi.World()
-		rows, cols := nearSquare(w.Size())
-		g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
-		mpitest.Must(t, err)
+		g := worldGrid(t)
 		defer g.Exit()
 		const n, nb = 19, 4
-		// SPD: 2 on the diagonal, -1 next to it, plus 1 (a shifted Laplacian).
-		av := func(i, j int) float64 {
-			switch {
-			case i == j:
-				return 3
-			case i-j == 1 || j-i == 1:
-				return -1
-			}
-			return 0
-		}
+		av := tridiag
 		identity := func(t *testing.T, what string, inv []float64) {
 			t.Helper()
 			for i := range n {
@@ -105,21 +91,10 @@ func TestInverseAndEigen(t *testing.T) {
 // A·z = λ·B·z with zᵀ·B·z = 1.
 func TestSygvx(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
-		w := mpi.World()
-		rows, cols := nearSquare(w.Size())
-		g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
-		mpitest.Must(t, err)
+		g := worldGrid(t)
 		defer g.Exit()
 		const n, nb = 17, 4
-		av := func(i, j int) float64 {
-			switch {
-			case i == j:
-				return 3
-			case i-j == 1 || j-i == 1:
-				return -1
-			}
-			return 0
-		}
+		av := tridiag
 		for _, d := range []func(i int) float64{
 			func(int) float64 { return 2 },
 			func(i int) float64 { return 1 + float64(i%3) },
@@ -169,15 +144,7 @@ func TestSygvx(t *testing.T) {
 		a, _ := NewMatrix[float64](g, n, n, nb, nb)
 		b, _ := NewMatrix[float64](g, n, n, nb, nb)
 		a.Fill(av)
-		b.Fill(func(i, j int) float64 {
-			if i == j {
-				if i == 3 {
-					return -1
-				}
-				return 1
-			}
-			return 0
-		})
+		b.Fill(diagonalWith(1, -1, 3))
 		var npd *NotPositiveDefiniteError
 		if _, _, err := Sygvx(1, Lower, a, b); !errors.As(err, &npd) {
 			t.Fatalf("Sygvx with an indefinite B: %v", err)
