@@ -23,6 +23,19 @@ func Pgesv(complex bool, n, nrhs int, a unsafe.Pointer, desca *[9]int32, ipiv []
 	return int(C.goga_pgesv(flag(complex), C.int(n), C.int(nrhs), a, cdesc(desca), i32(ipiv), b, cdesc(descb)))
 }
 
+// Ptrsm is PDTRSM or PZTRSM on whole matrices: B = alpha·op(A)⁻¹·B (side
+// 'L') or alpha·B·op(A)⁻¹ (side 'R'); alpha points at one element of B's type.
+func Ptrsm(complex bool, side, uplo, trans, diag byte, m, n int, alpha unsafe.Pointer, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32) {
+	C.goga_ptrsm(flag(complex), C.char(side), C.char(uplo), C.char(trans), C.char(diag), C.int(m), C.int(n), (*C.double)(alpha), a, cdesc(desca), b, cdesc(descb))
+}
+
+// Plaswp is PDLASWP or PZLASWP on a whole matrix: the interchanges k1..k2
+// (1-based) of ipiv, on rows (rowcol 'R') or columns ('C') of length n,
+// forward ('F') or backward ('B').
+func Plaswp(complex bool, direc, rowcol byte, n int, a unsafe.Pointer, desca *[9]int32, k1, k2 int, ipiv []int32) {
+	C.goga_plaswp(flag(complex), C.char(direc), C.char(rowcol), C.int(n), a, cdesc(desca), C.int(k1), C.int(k2), i32(ipiv))
+}
+
 // Pgetrf is PDGETRF or PZGETRF; it returns INFO.
 func Pgetrf(complex bool, m, n int, a unsafe.Pointer, desca *[9]int32, ipiv []int32) int {
 	return int(C.goga_pgetrf(flag(complex), C.int(m), C.int(n), a, cdesc(desca), i32(ipiv)))

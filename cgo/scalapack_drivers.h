@@ -21,6 +21,10 @@ void pdpotrs_(char *, int *, int *, double *, int *, int *, int *, double *, int
 void pzpotrs_(char *, int *, int *, double *, int *, int *, int *, double *, int *, int *, int *, int *);
 void pdgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *);
 void pzgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *);
+void pdtrsm_(char *, char *, char *, char *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *);
+void pztrsm_(char *, char *, char *, char *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *);
+void pdlaswp_(char *, char *, int *, double *, int *, int *, int *, int *, int *, int *);
+void pzlaswp_(char *, char *, int *, double *, int *, int *, int *, int *, int *, int *);
 
 void pdgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
 void pzgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
@@ -68,6 +72,15 @@ static inline void goga_pgemm(int cplx, char ta, char tb, int m, int n, int k, d
 		void *b, int *descb, double *beta, void *c, int *descc) {
 	int one = 1;
 	GOGA_PICK(cplx, gemm)(&ta, &tb, &m, &n, &k, alpha, a, &one, &one, desca, b, &one, &one, descb, beta, c, &one, &one, descc);
+}
+static inline void goga_ptrsm(int cplx, char side, char uplo, char trans, char diag, int m, int n, double *alpha,
+		void *a, int *desca, void *b, int *descb) {
+	int one = 1;
+	GOGA_PICK(cplx, trsm)(&side, &uplo, &trans, &diag, &m, &n, alpha, a, &one, &one, desca, b, &one, &one, descb);
+}
+static inline void goga_plaswp(int cplx, char direc, char rowcol, int n, void *a, int *desca, int k1, int k2, int *ipiv) {
+	int one = 1;
+	GOGA_PICK(cplx, laswp)(&direc, &rowcol, &n, a, &one, &one, desca, &k1, &k2, ipiv);
 }
 
 // goga_pgetri queries the workspace, allocates it, and inverts.

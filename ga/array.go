@@ -29,9 +29,11 @@ type Array[T Elem] struct {
 	m     dist.Map
 	seg   *armci.Segment
 	es    int   // element size in bytes
-	lo    []int // this rank's block, or nil if it owns nothing
+	lo    []int // this rank's block, or nil if it owns nothing or the array is block-cyclic
 	hi    []int
-	bytes int // this rank's allocation
+	own   []int // the blocks this rank owns
+	n     int   // elements this rank stores
+	bytes int   // this rank's allocation
 	dead  bool
 }
 
@@ -43,6 +45,8 @@ type Builder[T Elem] struct {
 	dims   []int
 	chunk  []int
 	starts [][]int
+	block  []int // block-cyclic block size
+	grid   []int // block-cyclic process grid
 }
 
 // New starts building an array of T with the given dimensions
@@ -95,6 +99,9 @@ func (b *Builder[T]) layout(nproc int) (dist.Map, error) {
 			return dist.Map{}, errorf("Allocate", b.name, "dims %v: dimension %d is %d", b.dims, d, n)
 		}
 	}
+	if b.block != nil {
+		return b.cyclicLayout(nproc)
+	}
 	if b.starts != nil {
 		m := dist.Map{Dims: b.dims, Starts: b.starts}
 		if err := m.Check(); err != nil {
@@ -133,8 +140,10 @@ func allocate[T Elem](rt *armci.Runtime, name string, m dist.Map) (*Array[T], er
 	me := rt.Rank()
 	if lo, hi, ok := m.Block(me); ok {
 		a.lo, a.hi = lo, hi
-		a.bytes = a.es * volume(lo, hi)
 	}
+	a.own = m.LocalBlocks(me)
+	a.n = m.LocalSize(me)
+	a.bytes = a.es * a.n
 	// The memory limit: every process must agree, or some would wait in the
 	// segment's allocation.
 	st.mu.Lock()

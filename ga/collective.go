@@ -14,7 +14,7 @@ import (
 // Collective array operations are called by every process; each works on the
 // data it owns, between implicit synchronizations (see MaskSync).
 
-// collective runs f on this process's block between the implicit syncs.
+// collective runs f on this process's storage between the implicit syncs.
 func (a *Array[T]) collective(op string, f func(local []T) error) error {
 	if err := a.valid(op); err != nil {
 		return err
@@ -22,12 +22,12 @@ func (a *Array[T]) collective(op string, f func(local []T) error) error {
 	if err := syncBegin(); err != nil {
 		return err
 	}
-	if a.lo != nil {
-		local, _, _, _, _, err := a.AccessLocal()
+	if a.n > 0 {
+		local, err := a.localData()
 		if err != nil {
 			return err
 		}
-		if err := f(local[:volume(a.lo, a.hi)]); err != nil {
+		if err := f(local); err != nil {
 			return err
 		}
 	}
@@ -80,31 +80,40 @@ func Copy[T Elem](a, b *Array[T]) error {
 	})
 }
 
-// gatherInto fills local, this process's block of b, with the elements of a at
-// the same positions in C order.
+// gatherInto fills local, this process's storage of b, with the elements of
+// a at the same positions in C order.
 func (a *Array[T]) gatherInto(b *Array[T], local []T) error {
-	if slices.Equal(a.dims, b.dims) {
-		return a.Get(b.lo, b.hi, local, nil)
-	}
-	// Different shapes: walk b's block in runs along its last dimension and
-	// fetch each run from a by linear position.
-	nd := len(b.dims)
-	run := b.hi[nd-1] - b.lo[nd-1] + 1
-	sub := slices.Clone(b.lo)
-	for off := 0; off < len(local); off += run {
-		lin := linear(b.dims, sub)
-		if err := a.getLinear(lin, local[off:off+run]); err != nil {
-			return err
+	same := slices.Equal(a.dims, b.dims)
+	return b.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
+		if same {
+			return a.Get(lo, hi, local[off:], pitchToLd(pitch))
 		}
-		for d := nd - 2; d >= 0; d-- {
-			sub[d]++
-			if sub[d] <= b.hi[d] {
-				break
+		// Different shapes: walk the block in runs along its last dimension
+		// and fetch each run from a by linear position.
+		nd := len(b.dims)
+		run := hi[nd-1] - lo[nd-1] + 1
+		sub := slices.Clone(lo)
+		for {
+			at := off
+			for d := range nd - 1 {
+				at += (sub[d] - lo[d]) * pitch[d]
 			}
-			sub[d] = b.lo[d]
+			if err := a.getLinear(linear(b.dims, sub), local[at:at+run]); err != nil {
+				return err
+			}
+			d := nd - 2
+			for ; d >= 0; d-- {
+				sub[d]++
+				if sub[d] <= hi[d] {
+					break
+				}
+				sub[d] = lo[d]
+			}
+			if d < 0 {
+				return nil
+			}
 		}
-	}
-	return nil
+	})
 }
 
 // getLinear reads len(dst) elements of a from C-order position lin on.
@@ -164,15 +173,16 @@ func sameShape[T Elem](op string, arrays ...*Array[T]) error {
 	return nil
 }
 
-// operand returns x's elements over this process's block of c: in place when
-// x is distributed like c, fetched otherwise.
+// operand returns x's elements laid out like this process's storage of c: in
+// place when x is distributed like c, fetched otherwise.
 func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
 	if CompareDistr(x, c) {
-		local, _, _, _, _, err := x.AccessLocal()
-		return local[:n], err
+		return x.localData()
 	}
 	buf := make([]T, n)
-	return buf, x.Get(c.lo, c.hi, buf, nil)
+	return buf, c.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
+		return x.Get(lo, hi, buf[off:], pitchToLd(pitch))
+	})
 }
 
 // Add sets c = alpha·a + beta·b elementwise (GA_Add). The three arrays have one
@@ -334,6 +344,19 @@ func (a *Array[T]) FprintDistribution(w io.Writer) error {
 		return err
 	}
 	if Nodeid() != 0 {
+		return nil
+	}
+	if a.m.BlockCyclic() {
+		blocks, size := a.BlockInfo()
+		fmt.Fprintf(w, "distribution of %s in %v blocks of %v", a, blocks, size)
+		if a.m.ProcGrid != nil {
+			fmt.Fprintf(w, " over a %v process grid", a.m.ProcGrid)
+		}
+		fmt.Fprintln(w)
+		for i := range a.m.Blocks() {
+			lo, hi := a.m.Patch(i)
+			fmt.Fprintf(w, "  block %d: process %d, lo %v hi %v\n", i, a.m.BlockOwner(i), lo, hi)
+		}
 		return nil
 	}
 	fmt.Fprintf(w, "distribution of %s over a %v process grid\n", a, a.m.Grid())

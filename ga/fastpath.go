@@ -11,17 +11,17 @@ import (
 // whole rows of a block). It is moved with one contiguous armci call, with no
 // allocation: on a node that is a bare memory copy.
 
-// single returns the rank that owns all of [lo, hi], or -1 if several do.
-func (a *Array[T]) single(lo, hi []int) int {
-	r := 0
+// single returns the coordinates of the block that holds all of [lo, hi], or
+// false if several do.
+func (a *Array[T]) single(lo, hi []int) (c [MaxDim]int, ok bool) {
 	for d, s := range a.m.Starts {
 		b := blockIndex(s, lo[d])
 		if hi[d] >= a.m.Dims[d] || (b+1 < len(s) && hi[d] >= s[b+1]) {
-			return -1
+			return c, false
 		}
-		r = r*len(s) + b
+		c[d] = b
 	}
-	return r
+	return c, true
 }
 
 // blockIndex is the index of the block of starts s that holds i.
@@ -38,61 +38,55 @@ func blockIndex(s []int, i int) int {
 	return lo
 }
 
-// contiguous reports whether the patch [lo, hi] of the owner r's block is one
-// run of memory in the block and in a buffer with leading dimensions ld, and
-// returns its element offset in r's block.
-func (a *Array[T]) contiguous(r int, lo, hi, ld []int) (off int, ok bool) {
+// located is where a single-block patch lives: the owner, the element offset
+// of the patch's corner in its storage, and the storage's pitches.
+type located struct {
+	rank, off int
+	pitch     [MaxDim]int
+}
+
+func (a *Array[T]) locate(c [MaxDim]int, lo []int) located {
 	nd := len(a.dims)
-	c := a.coords(r)
-	// Past the first dimension the patch spans more than one index, every
-	// dimension must be whole in both the block and the buffer.
-	spanning := false
+	var l located
+	l.rank, l.off = a.m.Place(c[:nd], l.pitch[:nd])
 	for d := range nd {
-		blo, bhi := a.blockRange(d, c[d])
-		ext := bhi - blo + 1
+		blo, _ := a.m.BlockRange(d, c[d])
+		l.off += (lo[d] - blo) * l.pitch[d]
+	}
+	return l
+}
+
+// contiguous reports whether the patch [lo, hi] at l is one run of memory in
+// the owner's storage and in a buffer with leading dimensions ld.
+func (a *Array[T]) contiguous(l *located, lo, hi, ld []int) bool {
+	// Past the first dimension the patch spans more than one index, every
+	// dimension must be whole in both the storage and the buffer.
+	spanning := false
+	for d := range lo {
 		if spanning {
+			ext := l.pitch[d-1] / l.pitch[d]
 			if hi[d]-lo[d]+1 != ext || (ld != nil && ld[d-1] != ext) {
-				return 0, false
+				return false
 			}
 		} else if hi[d] > lo[d] {
 			spanning = true
 		}
-		off = off*ext + lo[d] - blo
 	}
-	return off, true
-}
-
-// coords are r's block coordinates, without allocating.
-func (a *Array[T]) coords(r int) [MaxDim]int {
-	var c [MaxDim]int
-	for d := len(a.m.Starts) - 1; d >= 0; d-- {
-		n := len(a.m.Starts[d])
-		c[d] = r % n
-		r /= n
-	}
-	return c
-}
-
-func (a *Array[T]) blockRange(d, i int) (lo, hi int) {
-	s := a.m.Starts[d]
-	lo = s[i]
-	if i+1 < len(s) {
-		return lo, s[i+1] - 1
-	}
-	return lo, a.m.Dims[d] - 1
+	return true
 }
 
 // fast moves a single-owner contiguous patch, and reports false when the
 // patch is not one; the caller has checked the patch.
 func (a *Array[T]) fast(op int, lo, hi []int, buf []T, ld []int, alpha T) (bool, error) {
-	r := a.single(lo, hi)
-	if r < 0 {
+	c, ok := a.single(lo, hi)
+	if !ok {
 		return false, nil
 	}
-	off, ok := a.contiguous(r, lo, hi, ld)
-	if !ok {
-		return a.fastStrided(op, r, lo, hi, buf, ld, alpha)
+	l := a.locate(c, lo)
+	if !a.contiguous(&l, lo, hi, ld) {
+		return a.fastStrided(op, &l, lo, hi, buf, ld, alpha)
 	}
+	r, off := l.rank, l.off
 	n := 1
 	for d := range lo {
 		n *= hi[d] - lo[d] + 1
@@ -124,22 +118,19 @@ var stridedPool = sync.Pool{New: func() any { return new(stridedBuf) }}
 
 // fastStrided moves a patch that one process owns but that is not contiguous,
 // as one armci strided call.
-func (a *Array[T]) fastStrided(op, r int, lo, hi []int, buf []T, ld []int, alpha T) (bool, error) {
+func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, ld []int, alpha T) (bool, error) {
 	nd := len(a.dims)
-	c := a.coords(r)
-	var bpitch, lpitch [MaxDim]int
-	bpitch[nd-1], lpitch[nd-1] = 1, 1
+	var lpitch [MaxDim]int
+	lpitch[nd-1] = 1
 	for d := nd - 2; d >= 0; d-- {
-		blo, bhi := a.blockRange(d+1, c[d+1])
-		bpitch[d] = bpitch[d+1] * (bhi - blo + 1)
-		l := hi[d+1] - lo[d+1] + 1
+		n := hi[d+1] - lo[d+1] + 1
 		if ld != nil {
-			if len(ld) != nd-1 || ld[d] < l {
+			if len(ld) != nd-1 || ld[d] < n {
 				return false, nil // let the general path report it
 			}
-			l = ld[d]
+			n = ld[d]
 		}
-		lpitch[d] = lpitch[d+1] * l
+		lpitch[d] = lpitch[d+1] * n
 	}
 	need := 1
 	for d := range nd {
@@ -150,19 +141,17 @@ func (a *Array[T]) fastStrided(op, r int, lo, hi []int, buf []T, ld []int, alpha
 	}
 	sb := stridedPool.Get().(*stridedBuf)
 	defer stridedPool.Put(sb)
-	off := 0
 	for d := range nd {
-		blo, _ := a.blockRange(d, c[d])
-		off += (lo[d] - blo) * bpitch[d]
 		k := nd - 1 - d
 		sb.count[k] = hi[d] - lo[d] + 1
 		if k > 0 {
 			sb.local[k-1] = lpitch[d] * a.es
-			sb.remote[k-1] = bpitch[d] * a.es
+			sb.remote[k-1] = l.pitch[d] * a.es
 		}
 	}
 	sb.count[0] *= a.es
 	p := armci.Strided{Count: sb.count[:nd], LocalStride: sb.local[:nd-1], RemoteStride: sb.remote[:nd-1]}
+	r, off := l.rank, l.off
 	switch op {
 	case opPut:
 		a.note(r, &st.stats.Put, p.Bytes())

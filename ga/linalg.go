@@ -8,10 +8,10 @@ import (
 	"github.com/goga-hpc/goga/scalapack"
 )
 
-// The linear solvers hand global arrays to ScaLAPACK: they copy the operands
-// into block-cyclic matrices on a near-square process grid, solve there, and
-// copy the results back. (Working on block-cyclic global arrays in place comes
-// with block-cyclic distributions.)
+// The linear solvers hand global arrays to ScaLAPACK. Arrays made with
+// BlockCyclicGrid in square blocks are used where they lie (linalg_direct.go);
+// any other A is copied into a block-cyclic matrix on a near-square process
+// grid, solved there, and the result copied back.
 
 // solverBlock is the block size of the copies handed to ScaLAPACK: large
 // enough for its level-3 kernels, small enough to balance n of a few hundred.
@@ -134,15 +134,35 @@ func systemShape(op string, a, b *Array[float64]) (n, nrhs int, err error) {
 	return n, b.dims[1], nil
 }
 
-// solve runs f on copies of A and B in ScaLAPACK and writes the result (X)
-// into B; A is left as it was. It is collective.
-func solve(op string, a, b *Array[float64], f func(am, bm *scalapack.Matrix[float64]) error) error {
+// solve solves with A and B in place when their layouts allow, else runs f
+// on copies of them in ScaLAPACK and writes the result (X) into B. A is left
+// as it was. It is collective.
+func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64], f func(am, bm *scalapack.Matrix[float64]) error) error {
 	n, nrhs, err := systemShape(op, a, b)
 	if err != nil {
 		return err
 	}
 	if err := Sync(); err != nil {
 		return err
+	}
+	if inPlace(a, b) {
+		return solveInPlace(op, how, trans, a, b)
+	}
+	if inPlace(a, nil) {
+		// B is small beside A: move it into a compatible layout and back.
+		tmp, err := New[float64](n, nrhs).Name(b.name+" (block-cyclic)").
+			BlockCyclicGrid([]int{a.m.BlockSize(0), max(1, min(nrhs, a.m.BlockSize(0)))}, a.m.ProcGrid).Allocate()
+		if err != nil {
+			return err
+		}
+		defer tmp.Destroy()
+		if err := Copy(b, tmp); err != nil {
+			return err
+		}
+		if err := solveInPlace(op, how, trans, a, tmp); err != nil {
+			return err
+		}
+		return Copy(tmp, b)
 	}
 	g, err := solverGrid(op)
 	if err != nil {
@@ -182,7 +202,7 @@ func LuSolve(trans byte, a, b *Array[float64]) error {
 	if trans == 'T' || trans == 't' {
 		t = scalapack.Transpose
 	}
-	return solve("LuSolve", a, b, func(am, bm *scalapack.Matrix[float64]) error {
+	return solve("LuSolve", byLU, t, a, b, func(am, bm *scalapack.Matrix[float64]) error {
 		ipiv, err := scalapack.Getrf(am)
 		if err != nil {
 			return err
@@ -196,7 +216,7 @@ func LuSolve(trans byte, a, b *Array[float64]) error {
 // an A that is not positive definite returns a
 // *scalapack.NotPositiveDefiniteError. It is collective.
 func LltSolve(a, b *Array[float64]) error {
-	return solve("LltSolve", a, b, func(am, bm *scalapack.Matrix[float64]) error {
+	return solve("LltSolve", byCholesky, scalapack.NoTrans, a, b, func(am, bm *scalapack.Matrix[float64]) error {
 		return scalapack.Posv(scalapack.Lower, am, bm)
 	})
 }
@@ -214,7 +234,11 @@ func Solve(a, b *Array[float64]) error {
 	if err != nil {
 		return err
 	}
-	return solve("Solve", a, b, func(am, bm *scalapack.Matrix[float64]) error {
+	how := byCholeskyOrLU
+	if !sym {
+		how = byLU
+	}
+	return solve("Solve", how, scalapack.NoTrans, a, b, func(am, bm *scalapack.Matrix[float64]) error {
 		if !sym {
 			return scalapack.Gesv(am, bm)
 		}
@@ -231,30 +255,34 @@ func Solve(a, b *Array[float64]) error {
 }
 
 // symmetric reports whether the square array a equals its transpose; every
-// process compares its block with the mirror patch. It is collective.
+// process compares its blocks with the mirror patches. It is collective.
 func symmetric(a *Array[float64]) (bool, error) {
 	if err := Sync(); err != nil {
 		return false, err
 	}
 	ok := int32(1)
-	if a.lo != nil {
-		local, lo, hi, ld, _, err := a.AccessLocal()
+	err := a.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
+		local, err := a.localData()
 		if err != nil {
-			return false, err
+			return err
 		}
 		h := hi[0] - lo[0] + 1
 		tr := make([]float64, (hi[1]-lo[1]+1)*h)
 		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
-			return false, err
+			return err
 		}
 		for i := lo[0]; i <= hi[0] && ok == 1; i++ {
 			for j := lo[1]; j <= hi[1]; j++ {
-				if local[(i-lo[0])*ld[0]+(j-lo[1])] != tr[(j-lo[1])*h+(i-lo[0])] {
+				if local[off+(i-lo[0])*pitch[0]+(j-lo[1])] != tr[(j-lo[1])*h+(i-lo[0])] {
 					ok = 0
 					break
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return false, err
 	}
 	all := []int32{ok}
 	if err := Gop(all, "min"); err != nil {
@@ -263,8 +291,35 @@ func symmetric(a *Array[float64]) (bool, error) {
 	return all[0] == 1, nil
 }
 
+// mirror makes the square array a symmetric from one triangle (the upper one
+// if upper, else the lower): every process fills the other triangle's entries
+// of its blocks from the mirror patches, read in one Get each. Nobody writes
+// the triangle that is read. It is collective; the caller has synchronized.
+func mirror(a *Array[float64], upper bool) error {
+	return a.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
+		local, err := a.localData()
+		if err != nil {
+			return err
+		}
+		h := hi[0] - lo[0] + 1
+		tr := make([]float64, (hi[1]-lo[1]+1)*h)
+		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
+			return err
+		}
+		for i := lo[0]; i <= hi[0]; i++ {
+			for j := lo[1]; j <= hi[1]; j++ {
+				if (upper && j < i) || (!upper && j > i) {
+					local[off+(i-lo[0])*pitch[0]+(j-lo[1])] = tr[(j-lo[1])*h+(i-lo[0])]
+				}
+			}
+		}
+		return nil
+	})
+}
+
 // SpdInvert replaces the symmetric positive definite A by its inverse
-// (GA_Spd_invert). It is collective.
+// (GA_Spd_invert); if A is not positive definite it is left as it was and a
+// *scalapack.NotPositiveDefiniteError returned. It is collective.
 func SpdInvert(a *Array[float64]) error {
 	if err := a.valid("SpdInvert"); err != nil {
 		return err
@@ -275,6 +330,9 @@ func SpdInvert(a *Array[float64]) error {
 	n := a.dims[0]
 	if err := Sync(); err != nil {
 		return err
+	}
+	if inPlace(a, nil) {
+		return spdInvertInPlace(a)
 	}
 	g, err := solverGrid("SpdInvert")
 	if err != nil {
@@ -301,24 +359,8 @@ func SpdInvert(a *Array[float64]) error {
 	if err := Sync(); err != nil {
 		return err
 	}
-	if a.lo != nil {
-		// Each process fills the upper entries of its block from the mirror
-		// patch, read in one Get; only its lower-triangle entries are used,
-		// and nobody writes those now.
-		local, lo, hi, ld, _, err := a.AccessLocal()
-		if err != nil {
-			return err
-		}
-		h := hi[0] - lo[0] + 1
-		tr := make([]float64, (hi[1]-lo[1]+1)*h)
-		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
-			return err
-		}
-		for i := lo[0]; i <= hi[0]; i++ {
-			for j := max(i+1, lo[1]); j <= hi[1]; j++ {
-				local[(i-lo[0])*ld[0]+(j-lo[1])] = tr[(j-lo[1])*h+(i-lo[0])]
-			}
-		}
+	if err := mirror(a, false); err != nil {
+		return err
 	}
 	return Sync()
 }

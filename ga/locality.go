@@ -3,20 +3,28 @@ package ga
 import (
 	"slices"
 
-	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/mpi"
 )
 
-// Distribution returns the patch that rank owns (NGA_Distribution); ok is false
-// when it owns nothing.
+// Distribution returns the patch that rank owns (NGA_Distribution); ok is
+// false when it owns nothing. On a block-cyclic array, as in GA, the argument
+// is a block index and the result that block's patch.
 func (a *Array[T]) Distribution(rank int) (lo, hi []int, ok bool) {
 	if a == nil || a.dead {
 		return nil, nil, false
 	}
+	if a.m.BlockCyclic() {
+		if rank < 0 || rank >= a.m.Blocks() {
+			return nil, nil, false
+		}
+		lo, hi = a.m.Patch(rank)
+		return lo, hi, true
+	}
 	return a.m.Block(rank)
 }
 
-// Locate returns the rank that owns the element at sub (NGA_Locate).
+// Locate returns the rank that owns the element at sub (NGA_Locate; on a
+// block-cyclic array GA returns the block index, which LocateBlock gives).
 func (a *Array[T]) Locate(sub []int) (int, error) {
 	if err := a.checkPatch("Locate", sub, sub); err != nil {
 		return -1, err
@@ -24,37 +32,60 @@ func (a *Array[T]) Locate(sub []int) (int, error) {
 	return a.m.Owner(sub), nil
 }
 
-// Region is the part of a patch that one rank owns.
+// LocateBlock returns the index of the block that holds the element at sub.
+func (a *Array[T]) LocateBlock(sub []int) (int, error) {
+	if err := a.checkPatch("LocateBlock", sub, sub); err != nil {
+		return -1, err
+	}
+	return a.m.BlockAt(sub), nil
+}
+
+// Region is the part of a patch that one block holds: the block's index, the
+// rank that owns it, and the part.
 type Region struct {
 	Rank   int
+	Block  int
 	Lo, Hi []int
 }
 
-// LocateRegion lists the ranks that own parts of the patch [lo, hi], with the
-// part each owns, in rank order (NGA_Locate_region).
+// LocateRegion lists the blocks that hold parts of the patch [lo, hi], with
+// their owners and the part each holds, in block order
+// (NGA_Locate_region); without block-cyclic distribution that is rank order.
 func (a *Array[T]) LocateRegion(lo, hi []int) ([]Region, error) {
 	if err := a.checkPatch("LocateRegion", lo, hi); err != nil {
 		return nil, err
 	}
 	var out []Region
-	a.m.Owners(lo, hi, func(r int, plo, phi []int) bool {
-		out = append(out, Region{Rank: r, Lo: slices.Clone(plo), Hi: slices.Clone(phi)})
+	a.m.Owners(lo, hi, func(b int, plo, phi []int) bool {
+		out = append(out, Region{Rank: a.m.BlockOwner(b), Block: b, Lo: slices.Clone(plo), Hi: slices.Clone(phi)})
 		return true
 	})
 	return out, nil
 }
 
 // ProcTopology returns rank's coordinates in the array's process grid
-// (NGA_Proc_topology); ok is false when rank owns no block.
+// (NGA_Proc_topology); ok is false when rank owns no block or, for an array
+// dealt with BlockCyclic, there is no process grid.
 func (a *Array[T]) ProcTopology(rank int) ([]int, bool) { return a.m.Coords(rank) }
 
-// ProcGrid returns the number of blocks along each dimension.
-func (a *Array[T]) ProcGrid() []int { return a.m.Grid() }
+// ProcGrid returns the extents of the process grid (GA_Get_proc_grid): the
+// number of blocks along each dimension, or for BlockCyclicGrid the grid it
+// was given; nil for an array dealt with BlockCyclic.
+func (a *Array[T]) ProcGrid() []int {
+	switch {
+	case a.m.ProcGrid != nil:
+		return slices.Clone(a.m.ProcGrid)
+	case a.m.Cyclic > 0:
+		return nil
+	}
+	return a.m.Grid()
+}
 
 // CompareDistr reports whether b has the same shape and distribution as a
 // (NGA_Compare_distr).
 func CompareDistr[T, U Elem](a *Array[T], b *Array[U]) bool {
-	if a == nil || b == nil || !slices.Equal(a.dims, b.dims) {
+	if a == nil || b == nil || !slices.Equal(a.dims, b.dims) ||
+		a.m.Cyclic != b.m.Cyclic || !slices.Equal(a.m.ProcGrid, b.m.ProcGrid) {
 		return false
 	}
 	for d := range a.m.Starts {
@@ -67,43 +98,41 @@ func CompareDistr[T, U Elem](a *Array[T], b *Array[U]) bool {
 
 // Access returns this process's own elements of the patch [lo, hi] in place
 // (NGA_Access): a slice that starts at lo, and ld, the leading dimensions of
-// the local block (element (i, j, …) of the patch is at
-// ((i-lo0)·ld[0] + (j-lo1))·ld[1] + …). Writes go straight into the array;
-// Release or ReleaseUpdate ends the access.
+// the local storage (element (i, j, …) of the patch is at
+// ((i-lo0)·ld[0] + (j-lo1))·ld[1] + …). On a block-cyclic array the patch
+// must lie in one block. Writes go straight into the array; Release or
+// ReleaseUpdate ends the access.
 func (a *Array[T]) Access(lo, hi []int) ([]T, []int, error) {
 	if err := a.checkPatch("Access", lo, hi); err != nil {
 		return nil, nil, err
 	}
-	if a.lo == nil {
-		return nil, nil, errorf("Access", a.name, "process %d owns no block", Nodeid())
-	}
-	for d := range lo {
-		if lo[d] < a.lo[d] || hi[d] > a.hi[d] {
-			return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
+	c, one := a.single(lo, hi)
+	if !one || a.m.BlockOwner(a.m.Index(c[:len(lo)])) != Nodeid() {
+		if a.m.BlockCyclic() {
+			return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, Nodeid())
 		}
+		if a.lo == nil {
+			return nil, nil, errorf("Access", a.name, "process %d owns no block", Nodeid())
+		}
+		return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
 	}
-	local, err := armci.LocalAs[T](a.seg)
+	local, err := a.localData()
 	if err != nil {
 		return nil, nil, err
 	}
-	nd := len(a.dims)
-	ld := make([]int, nd-1)
-	off := 0
-	for d := range nd {
-		if d > 0 {
-			ld[d-1] = a.hi[d] - a.lo[d] + 1
-			off *= ld[d-1]
-		}
-		off += lo[d] - a.lo[d]
-	}
-	return local[off:], ld, nil
+	l := a.locate(c, lo)
+	return local[l.off:], pitchToLd(l.pitch[:len(lo)]), nil
 }
 
 // AccessLocal returns this process's whole block in place, with its patch and
-// leading dimensions; ok is false if it owns nothing.
+// leading dimensions; ok is false if it owns nothing. A block-cyclic array has
+// no one local block: AccessBlock and AccessBlockSegment reach its pieces.
 func (a *Array[T]) AccessLocal() (data []T, lo, hi, ld []int, ok bool, err error) {
 	if err := a.valid("AccessLocal"); err != nil {
 		return nil, nil, nil, nil, false, err
+	}
+	if a.m.BlockCyclic() {
+		return nil, nil, nil, nil, false, errorf("AccessLocal", a.name, "the array is block-cyclic; use AccessBlock or AccessBlockSegment")
 	}
 	if a.lo == nil {
 		return nil, nil, nil, nil, false, nil

@@ -105,12 +105,9 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 	return int64(old), err
 }
 
-// element returns the owner of sub and its byte offset in the owner's block.
+// element returns the owner of sub and its byte offset in the owner's storage.
 func (a *Array[T]) element(sub []int) (rank, off int) {
-	rank = a.m.Owner(sub)
-	blo, bhi, _ := a.m.Block(rank)
-	for d := range sub {
-		off = off*(bhi[d]-blo[d]+1) + sub[d] - blo[d]
-	}
+	var pitch [MaxDim]int
+	rank, off = a.place(sub, pitch[:len(sub)])
 	return rank, off * a.es
 }

@@ -57,34 +57,28 @@ func (a *Array[T]) bufLayout(op string, lo, hi, ld []int, n int) ([]int, error) 
 	return pitch, nil
 }
 
-// piece is the part of a patch that one rank owns, as an armci strided
-// transfer: the byte offset in the owner's block, the element offset in the
-// caller's buffer, and the shape.
+// piece is the part of a patch that one block holds, as an armci strided
+// transfer: the owner, the byte offset in the owner's storage, the element
+// offset in the caller's buffer, and the shape.
 type piece struct {
 	rank   int
-	remote int // bytes into the owner's block
+	remote int // bytes into the owner's storage
 	local  int // elements into the caller's buffer
 	p      armci.Strided
 }
 
-// pieces splits the patch [lo, hi] by owner.
+// pieces splits the patch [lo, hi] by block.
 func (a *Array[T]) pieces(lo, hi, pitch []int, f func(pc piece) error) error {
 	nd := len(a.dims)
 	var err error
-	a.m.Owners(lo, hi, func(rank int, plo, phi []int) bool {
-		blo, bhi, _ := a.m.Block(rank)
-		// Pitches of the owner's block, in elements.
-		bp := make([]int, nd)
-		bp[nd-1] = 1
-		for d := nd - 2; d >= 0; d-- {
-			bp[d] = bp[d+1] * (bhi[d+1] - blo[d+1] + 1)
-		}
-		pc := piece{rank: rank}
+	bp := make([]int, nd) // pitches of the owner's storage, in elements
+	a.m.Owners(lo, hi, func(blk int, plo, phi []int) bool {
+		var pc piece
+		pc.rank, pc.remote = a.place(plo, bp)
 		pc.p.Count = make([]int, nd)
 		pc.p.LocalStride = make([]int, nd-1)
 		pc.p.RemoteStride = make([]int, nd-1)
 		for d := range nd {
-			pc.remote += (plo[d] - blo[d]) * bp[d]
 			pc.local += (plo[d] - lo[d]) * pitch[d]
 			k := nd - 1 - d // armci counts go from the fastest dimension up
 			pc.p.Count[k] = phi[d] - plo[d] + 1
@@ -99,6 +93,22 @@ func (a *Array[T]) pieces(lo, hi, pitch []int, f func(pc piece) error) error {
 		return err == nil
 	})
 	return err
+}
+
+// place returns the owner of the element at sub and its element offset in the
+// owner's storage, and fills pitch with the storage's pitches there.
+func (a *Array[T]) place(sub, pitch []int) (rank, off int) {
+	var c [MaxDim]int
+	nd := len(sub)
+	for d := range nd {
+		c[d] = a.m.BlockOf(d, sub[d])
+	}
+	rank, off = a.m.Place(c[:nd], pitch)
+	for d := range nd {
+		lo, _ := a.m.BlockRange(d, c[d])
+		off += (sub[d] - lo) * pitch[d]
+	}
+	return rank, off
 }
 
 // String describes the array for messages and PrintDistribution.

@@ -30,26 +30,22 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 	}
 	countCall(stat)
 	var ferr error
-	a.m.Owners(lo, hi, func(rank int, plo, phi []int) bool {
-		blo, bhi, _ := a.m.Block(rank)
-		bp := make([]int, nd)
-		bp[nd-1] = 1
-		for d := nd - 2; d >= 0; d-- {
-			bp[d] = bp[d+1] * (bhi[d+1] - blo[d+1] + 1)
-		}
+	bp := make([]int, nd) // pitches of the owner's storage, in elements
+	first := make([]int, nd)
+	a.m.Owners(lo, hi, func(blk int, plo, phi []int) bool {
 		// One level per dimension, over single elements; the last dimension
 		// folds into the contiguous count when its skip is 1.
-		pc := piece{rank: rank}
+		var pc piece
 		cnt := make([]int, nd)
 		for d := range nd {
-			first := lo[d] + (plo[d]-lo[d]+skip[d]-1)/skip[d]*skip[d]
-			if first > phi[d] {
-				return true // this owner holds none of the selected elements
+			first[d] = lo[d] + (plo[d]-lo[d]+skip[d]-1)/skip[d]*skip[d]
+			if first[d] > phi[d] {
+				return true // this block holds none of the selected elements
 			}
-			cnt[d] = (phi[d]-first)/skip[d] + 1
-			pc.remote += (first - blo[d]) * bp[d]
-			pc.local += (first - lo[d]) / skip[d] * pitch[d]
+			cnt[d] = (phi[d]-first[d])/skip[d] + 1
+			pc.local += (first[d] - lo[d]) / skip[d] * pitch[d]
 		}
+		pc.rank, pc.remote = a.place(first, bp)
 		pc.remote *= a.es
 		fold := skip[nd-1] == 1
 		pc.p.Count = []int{a.es}

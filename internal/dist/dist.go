@@ -13,13 +13,28 @@ import (
 const MaxDim = 7
 
 // Map is a block distribution: along dimension d the array is cut at
-// Starts[d] (the first index of each block, ascending, starting at 0), and
-// the blocks' Cartesian product is dealt to ranks in row-major order over the
-// grid of block counts (the last dimension fastest), which is GA's
-// column-major order in Fortran terms. Ranks past the grid own nothing.
+// Starts[d] (the first index of each block, ascending, starting at 0). The
+// blocks' Cartesian product is numbered in row-major order over the grid of
+// block counts (the last dimension fastest, which is GA's column-major order
+// in Fortran terms); that number is the block's index.
+//
+// By default block i belongs to rank i, which stores it packed, and ranks
+// past the grid own nothing. The block-cyclic maps made by Cyclic and
+// ProcGrid deal many blocks to each rank instead.
 type Map struct {
 	Dims   []int
 	Starts [][]int
+
+	// Cyclic > 0 deals block i to rank i mod Cyclic, which stores its blocks
+	// one after another in index order, each packed (GA_Set_block_cyclic).
+	Cyclic int
+	// ProcGrid, when set, deals the block at coordinates c to the rank at
+	// coordinates c mod ProcGrid (row-major ranks over the grid), which stores
+	// all its elements as one packed local array, ScaLAPACK's layout
+	// (GA_Set_block_cyclic_proc_grid).
+	ProcGrid []int
+
+	offset []int // element offset of each block in its owner's storage (Cyclic)
 }
 
 // Grid returns the number of blocks along each dimension.
@@ -31,8 +46,8 @@ func (m Map) Grid() []int {
 	return g
 }
 
-// Blocks returns the number of blocks, which is the number of ranks that own
-// data.
+// Blocks returns the number of blocks; on a map that is not block-cyclic it
+// is the number of ranks that own data.
 func (m Map) Blocks() int {
 	n := 1
 	for _, s := range m.Starts {
@@ -66,22 +81,29 @@ func (m Map) Check() error {
 	return nil
 }
 
-// Coords returns the block coordinates of rank, and false if it owns nothing.
+// BlockCyclic reports whether ranks may own more than one block.
+func (m Map) BlockCyclic() bool { return m.Cyclic > 0 || m.ProcGrid != nil }
+
+// Coords returns rank's coordinates in the process grid (the grid of blocks,
+// or ProcGrid), and false if it has none.
 func (m Map) Coords(rank int) ([]int, bool) {
-	if rank < 0 || rank >= m.Blocks() {
+	switch {
+	case m.ProcGrid != nil:
+		if rank < 0 || rank >= product(m.ProcGrid) {
+			return nil, false
+		}
+		return unravel(m.ProcGrid, rank), true
+	case m.Cyclic > 0 || rank < 0 || rank >= m.Blocks():
 		return nil, false
 	}
-	c := make([]int, len(m.Starts))
-	for d := len(m.Starts) - 1; d >= 0; d-- {
-		n := len(m.Starts[d])
-		c[d] = rank % n
-		rank /= n
-	}
-	return c, true
+	return m.BlockCoords(rank), true
 }
 
-// Rank returns the rank that owns the block at coordinates c.
-func (m Map) Rank(c []int) int {
+// BlockCoords returns the coordinates of block i in the grid of blocks.
+func (m Map) BlockCoords(i int) []int { return unravel(m.Grid(), i) }
+
+// Index returns the index of the block at coordinates c.
+func (m Map) Index(c []int) int {
 	r := 0
 	for d, s := range m.Starts {
 		r = r*len(s) + c[d]
@@ -89,8 +111,33 @@ func (m Map) Rank(c []int) int {
 	return r
 }
 
-// blockRange is the index range of block i along dimension d.
-func (m Map) blockRange(d, i int) (lo, hi int) {
+// BlockOwner returns the rank that owns block i.
+func (m Map) BlockOwner(i int) int {
+	switch {
+	case m.Cyclic > 0:
+		return i % m.Cyclic
+	case m.ProcGrid != nil:
+		r := 0
+		for d, c := range m.BlockCoords(i) {
+			r = r*m.ProcGrid[d] + c%m.ProcGrid[d]
+		}
+		return r
+	}
+	return i
+}
+
+// Patch returns the patch of block i.
+func (m Map) Patch(i int) (lo, hi []int) {
+	c := m.BlockCoords(i)
+	lo, hi = make([]int, len(c)), make([]int, len(c))
+	for d := range c {
+		lo[d], hi[d] = m.BlockRange(d, c[d])
+	}
+	return lo, hi
+}
+
+// BlockRange is the index range of the i-th block along dimension d.
+func (m Map) BlockRange(d, i int) (lo, hi int) {
 	s := m.Starts[d]
 	lo = s[i]
 	if i+1 < len(s) {
@@ -99,51 +146,53 @@ func (m Map) blockRange(d, i int) (lo, hi int) {
 	return lo, m.Dims[d] - 1
 }
 
-// Block returns the patch rank owns; ok is false if it owns nothing.
+// Block returns the patch rank owns on a map that is not block-cyclic; ok is
+// false if it owns nothing or the map is block-cyclic.
 func (m Map) Block(rank int) (lo, hi []int, ok bool) {
-	c, ok := m.Coords(rank)
-	if !ok {
+	if m.BlockCyclic() || rank < 0 || rank >= m.Blocks() {
 		return nil, nil, false
 	}
-	lo, hi = make([]int, len(c)), make([]int, len(c))
-	for d := range c {
-		lo[d], hi[d] = m.blockRange(d, c[d])
-	}
+	lo, hi = m.Patch(rank)
 	return lo, hi, true
 }
 
-// blockOf returns the index of the block along d that holds index i.
-func (m Map) blockOf(d, i int) int {
+// BlockOf returns the position along d of the block that holds index i.
+func (m Map) BlockOf(d, i int) int {
 	s := m.Starts[d]
 	return sort.Search(len(s), func(k int) bool { return s[k] > i }) - 1
 }
 
-// Owner returns the rank that owns the element at sub (which must be inside
-// the array).
-func (m Map) Owner(sub []int) int {
+// BlockAt returns the index of the block that holds the element at sub
+// (which must be inside the array).
+func (m Map) BlockAt(sub []int) int {
 	r := 0
 	for d, s := range m.Starts {
-		r = r*len(s) + m.blockOf(d, sub[d])
+		r = r*len(s) + m.BlockOf(d, sub[d])
 	}
 	return r
 }
 
-// Owners calls f, in rank order, for every rank that owns part of the patch
-// [lo, hi] (inside the array), with the part it owns. f returns false to stop.
-func (m Map) Owners(lo, hi []int, f func(rank int, lo, hi []int) bool) {
+// Owner returns the rank that owns the element at sub (which must be inside
+// the array).
+func (m Map) Owner(sub []int) int { return m.BlockOwner(m.BlockAt(sub)) }
+
+// Owners calls f, in block-index order, for every block that holds part of
+// the patch [lo, hi] (inside the array), with that part. f returns false to
+// stop. On a map that is not block-cyclic the block index is the owner's rank.
+func (m Map) Owners(lo, hi []int, f func(block int, lo, hi []int) bool) {
 	n := len(m.Starts)
 	first, last := make([]int, n), make([]int, n)
 	for d := range n {
-		first[d], last[d] = m.blockOf(d, lo[d]), m.blockOf(d, hi[d])
+		first[d], last[d] = m.BlockOf(d, lo[d]), m.BlockOf(d, hi[d])
 	}
 	c := append([]int(nil), first...)
 	plo, phi := make([]int, n), make([]int, n)
 	for {
 		for d := range n {
-			blo, bhi := m.blockRange(d, c[d])
+			blo, bhi := m.BlockRange(d, c[d])
 			plo[d], phi[d] = max(blo, lo[d]), min(bhi, hi[d])
 		}
-		if !f(m.Rank(c), plo, phi) {
+		if !f(m.Index(c), plo, phi) {
 			return
 		}
 		d := n - 1

@@ -1,0 +1,140 @@
+package scalapack
+
+import (
+	"unsafe"
+
+	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/cgo"
+)
+
+// Side selects the side op(A) multiplies from in Trsm.
+type Side byte
+
+// Sides.
+const (
+	Left  Side = 'L'
+	Right Side = 'R'
+)
+
+// Diag says whether a triangular matrix has a unit diagonal.
+type Diag byte
+
+// Diagonals.
+const (
+	NonUnit Diag = 'N'
+	Unit    Diag = 'U'
+)
+
+// Trsm solves a triangular system with many right-hand sides in place
+// (PxTRSM): B = alpha·op(A)⁻¹·B for side Left, B = alpha·B·op(A)⁻¹ for Right,
+// using A's uplo triangle (with a unit diagonal if diag is Unit).
+func Trsm[T Elem](side Side, uplo Uplo, trans Trans, diag Diag, alpha T, a, b *Matrix[T]) error {
+	if a == nil || b == nil {
+		return errf("Trsm", "a", "nil matrix")
+	}
+	if side != Left && side != Right {
+		return errf("Trsm", "side", "%q; want Left or Right", byte(side))
+	}
+	if err := checkUplo("Trsm", uplo); err != nil {
+		return err
+	}
+	if trans != NoTrans && trans != Transpose && trans != ConjTrans {
+		return errf("Trsm", "trans", "%q; want NoTrans, Transpose or ConjTrans", byte(trans))
+	}
+	if diag != NonUnit && diag != Unit {
+		return errf("Trsm", "diag", "%q; want NonUnit or Unit", byte(diag))
+	}
+	if a.Desc.Ctxt != b.Desc.Ctxt {
+		return errf("Trsm", "b", "on another grid than a")
+	}
+	if a.Desc.M != a.Desc.N {
+		return errf("Trsm", "a", "%d×%d is not square", a.Desc.M, a.Desc.N)
+	}
+	k, blk := b.Desc.M, b.Desc.MB
+	if side == Right {
+		k, blk = b.Desc.N, b.Desc.NB
+	}
+	if k != a.Desc.N {
+		return errf("Trsm", "b", "is %d×%d; A is %d×%d", b.Desc.M, b.Desc.N, a.Desc.M, a.Desc.N)
+	}
+	if a.Desc.MB != a.Desc.NB || blk != a.Desc.MB {
+		return errf("Trsm", "b", "A's blocks %d×%d must be square and match B's %d along the shared dimension", a.Desc.MB, a.Desc.NB, blk)
+	}
+	cgo.Ptrsm(isComplex[T](), byte(side), byte(uplo), byte(trans), byte(diag), b.Desc.M, b.Desc.N,
+		unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32())
+	return nil
+}
+
+// Direction is the order in which Laswp applies interchanges.
+type Direction byte
+
+// Directions.
+const (
+	Forward  Direction = 'F'
+	Backward Direction = 'B'
+)
+
+// Laswp applies the interchanges k1 to k2 (1-based, as pivots are) of ipiv
+// to the rows (Row) or columns (Column) of A, in the given direction
+// (PxLASWP). ipiv is tied to A's rows, as Getrf returns it, or to A's
+// columns, as ColumnPivots returns it.
+func Laswp[T Elem](dir Direction, rc blacs.Scope, a *Matrix[T], k1, k2 int, ipiv []int32) error {
+	if a == nil {
+		return errf("Laswp", "a", "nil matrix")
+	}
+	if dir != Forward && dir != Backward {
+		return errf("Laswp", "dir", "%q; want Forward or Backward", byte(dir))
+	}
+	lr, lc := a.LocalShape()
+	n, extent, need := a.Desc.N, a.Desc.M, lr+a.Desc.MB
+	switch rc {
+	case blacs.Row:
+	case blacs.Column:
+		n, extent, need = a.Desc.M, a.Desc.N, lc+a.Desc.NB
+	default:
+		return errf("Laswp", "rc", "%q; want blacs.Row or blacs.Column", byte(rc))
+	}
+	if k1 < 1 || k2 < k1 || k2 > extent {
+		return errf("Laswp", "k1", "interchanges %d to %d outside 1 to %d", k1, k2, extent)
+	}
+	if len(ipiv) < need {
+		return errf("Laswp", "ipiv", "holds %d pivots; %d needed", len(ipiv), need)
+	}
+	cgo.Plaswp(isComplex[T](), byte(dir), byte(rc), n, a.ptr(), a.desc32(), k1, k2, ipiv)
+	return nil
+}
+
+// ColumnPivots turns the pivots Getrf gave for the rows of A into pivots for
+// the columns of B, whose columns are blocked as A's rows, so that Laswp can
+// apply the same interchanges to B's columns. It is collective over the grid.
+func ColumnPivots[T, U Elem](a *Matrix[T], ipiv []int32, b *Matrix[U]) ([]int32, error) {
+	if a == nil || b == nil {
+		return nil, errf("ColumnPivots", "a", "nil matrix")
+	}
+	if a.Desc.Ctxt != b.Desc.Ctxt || b.Desc.N != a.Desc.M || b.Desc.NB != a.Desc.MB {
+		return nil, errf("ColumnPivots", "b", "has %d columns in blocks of %d on context %d; A has %d rows in blocks of %d on %d",
+			b.Desc.N, b.Desc.NB, b.Desc.Ctxt, a.Desc.M, a.Desc.MB, a.Desc.Ctxt)
+	}
+	lr, _ := a.LocalShape()
+	if len(ipiv) < lr {
+		return nil, errf("ColumnPivots", "ipiv", "holds %d pivots; A has %d local rows", len(ipiv), lr)
+	}
+	// Every process column holds the same pivots: column 0 contributes its
+	// rows' to one global vector, summed over the grid.
+	pr, pc, myrow, mycol := a.Grid.Info()
+	global := make([]int32, a.Desc.M)
+	if mycol == 0 {
+		for li := range lr {
+			global[LocalToGlobal(li, a.Desc.MB, myrow, a.Desc.RSrc, pr)] = ipiv[li]
+		}
+	}
+	if err := blacs.Gsum2d(a.Grid, blacs.All, " ", len(global), 1, global, len(global), -1, -1); err != nil {
+		return nil, err
+	}
+	_, lc := b.LocalShape()
+	out := make([]int32, lc+b.Desc.NB)
+	for lj := range lc {
+		out[lj] = global[LocalToGlobal(lj, b.Desc.NB, mycol, b.Desc.CSrc, pc)]
+	}
+	return out, nil
+}
