@@ -29,11 +29,11 @@ func Ptrsm(complex bool, side, uplo, trans, diag byte, m, n int, alpha unsafe.Po
 	C.goga_ptrsm(flag(complex), C.char(side), C.char(uplo), C.char(trans), C.char(diag), C.int(m), C.int(n), (*C.double)(alpha), a, cdesc(desca), b, cdesc(descb))
 }
 
-// Plaswp is PDLASWP or PZLASWP on a whole matrix: the interchanges k1..k2
-// (1-based) of ipiv, on rows (rowcol 'R') or columns ('C') of length n,
-// forward ('F') or backward ('B').
-func Plaswp(complex bool, direc, rowcol byte, n int, a unsafe.Pointer, desca *[9]int32, k1, k2 int, ipiv []int32) {
-	C.goga_plaswp(flag(complex), C.char(direc), C.char(rowcol), C.int(n), a, cdesc(desca), C.int(k1), C.int(k2), i32(ipiv))
+// Plapiv is PDLAPIV or PZLAPIV on a whole m × n matrix: the interchanges of
+// ipiv, tied to A's rows (rowcol 'R') or columns ('C') and described by
+// descip, applied forward ('F') or backward ('B').
+func Plapiv(complex bool, direc, rowcol byte, m, n int, a unsafe.Pointer, desca *[9]int32, ipiv []int32, descip *[9]int32) {
+	C.goga_plapiv(flag(complex), C.char(direc), C.char(rowcol), C.int(m), C.int(n), a, cdesc(desca), i32(ipiv), cdesc(descip))
 }
 
 // Pgetrf is PDGETRF or PZGETRF; it returns INFO.

@@ -23,8 +23,8 @@ void pdgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int
 void pzgemm_(char *, char *, int *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *, double *, double *, int *, int *, int *);
 void pdtrsm_(char *, char *, char *, char *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *);
 void pztrsm_(char *, char *, char *, char *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *);
-void pdlaswp_(char *, char *, int *, double *, int *, int *, int *, int *, int *, int *);
-void pzlaswp_(char *, char *, int *, double *, int *, int *, int *, int *, int *, int *);
+void pdlapiv_(char *, char *, char *, int *, int *, double *, int *, int *, int *, int *, int *, int *, int *, int *);
+void pzlapiv_(char *, char *, char *, int *, int *, double *, int *, int *, int *, int *, int *, int *, int *, int *);
 
 void pdgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
 void pzgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
@@ -78,9 +78,13 @@ static inline void goga_ptrsm(int cplx, char side, char uplo, char trans, char d
 	int one = 1;
 	GOGA_PICK(cplx, trsm)(&side, &uplo, &trans, &diag, &m, &n, alpha, a, &one, &one, desca, b, &one, &one, descb);
 }
-static inline void goga_plaswp(int cplx, char direc, char rowcol, int n, void *a, int *desca, int k1, int k2, int *ipiv) {
-	int one = 1;
-	GOGA_PICK(cplx, laswp)(&direc, &rowcol, &n, a, &one, &one, desca, &k1, &k2, ipiv);
+// goga_plapiv applies pivots already tied to the rows (rowcol 'R') or
+// columns ('C') of A, so the pivot vector needs no transposition and IWORK
+// is not referenced.
+static inline void goga_plapiv(int cplx, char direc, char rowcol, int m, int n, void *a, int *desca, int *ipiv, int *descip) {
+	int one = 1, iwork = 0;
+	char pivroc = rowcol == 'R' ? 'C' : 'R';
+	GOGA_PICK(cplx, lapiv)(&direc, &rowcol, &pivroc, &m, &n, a, &one, &one, desca, ipiv, &one, &one, descip, &iwork);
 }
 
 // goga_pgetri queries the workspace, allocates it, and inverts.

@@ -129,7 +129,6 @@ func solveInPlace(op string, how int, trans scalapack.Trans, a, b *Array[float64
 		return err
 	}
 	// M = P·L·U. A·X = B is Y·P·L·U = Bᵀ; Aᵀ·X = B is Y·Uᵀ·Lᵀ·Pᵀ = Bᵀ.
-	n := a.dims[0]
 	if trans == scalapack.NoTrans {
 		if err := scalapack.Trsm(scalapack.Right, scalapack.Upper, scalapack.NoTrans, scalapack.NonUnit, 1, m, y); err != nil {
 			return err
@@ -137,12 +136,12 @@ func solveInPlace(op string, how int, trans scalapack.Trans, a, b *Array[float64
 		if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.NoTrans, scalapack.Unit, 1, m, y); err != nil {
 			return err
 		}
-		if err := scalapack.Laswp(scalapack.Backward, blacs.Column, y, 1, n, piv); err != nil {
+		if err := scalapack.Lapiv(scalapack.Backward, blacs.Column, y, piv); err != nil {
 			return err
 		}
 		return Sync()
 	}
-	if err := scalapack.Laswp(scalapack.Forward, blacs.Column, y, 1, n, piv); err != nil {
+	if err := scalapack.Lapiv(scalapack.Forward, blacs.Column, y, piv); err != nil {
 		return err
 	}
 	if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.Transpose, scalapack.Unit, 1, m, y); err != nil {

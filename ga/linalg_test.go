@@ -42,6 +42,22 @@ func TestLinearSolvers(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
 		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		regular := func(name string, dims ...int) (*ga.Array[float64], error) {
+			return ga.Create[float64](name, dims, nil)
+		}
+		checkSolvers(t, regular, regular)
+	})
+}
+
+// maker creates the arrays a solver test works on.
+type maker func(name string, dims ...int) (*ga.Array[float64], error)
+
+// checkSolvers runs every solver on random, diagonally dominant and SPD
+// systems with A made by makeA and B by makeB, and checks residuals, that A is
+// kept, and the errors for singular and non-SPD matrices.
+func checkSolvers(t *testing.T, makeA, makeB maker) {
+	t.Helper()
+	{
 		for _, c := range []struct {
 			n, nrhs int
 			kind    string
@@ -73,9 +89,9 @@ func TestLinearSolvers(t *testing.T) {
 			for i := range bv {
 				bv[i] = r.Float64()
 			}
-			a, err := ga.Create[float64]("A", []int{c.n, c.n}, nil)
+			a, err := makeA("A", c.n, c.n)
 			mpitest.Must(t, err)
-			b, err := ga.Create[float64]("B", []int{c.n, c.nrhs}, nil)
+			b, err := makeB("B", c.n, c.nrhs)
 			mpitest.Must(t, err)
 			load := func() {
 				if ga.Nodeid() == 0 {
@@ -148,15 +164,28 @@ func TestLinearSolvers(t *testing.T) {
 					t.Fatalf("LltSolve of a random matrix: %v", err)
 				}
 				mpitest.Must(t, ga.Sync())
+				// ... and SpdInvert leaves A as it was.
+				if err := ga.SpdInvert(a); !errors.As(err, &npd) {
+					t.Fatalf("SpdInvert of a random matrix: %v", err)
+				}
+				mpitest.Must(t, ga.Sync())
+				left := make([]float64, c.n*c.n)
+				mpitest.Must(t, a.Get([]int{0, 0}, []int{c.n - 1, c.n - 1}, left, nil))
+				for i := range left {
+					if left[i] != av[i] {
+						t.Fatalf("failed SpdInvert changed A[%d]", i)
+					}
+				}
+				mpitest.Must(t, ga.Sync())
 			}
 			mpitest.Must(t, a.Destroy())
 			mpitest.Must(t, b.Destroy())
 		}
 		// A singular matrix: every process gets the error.
-		s, err := ga.Create[float64]("S", []int{6, 6}, nil)
+		s, err := makeA("S", 6, 6)
 		mpitest.Must(t, err)
 		mpitest.Must(t, s.Fill(1))
-		b, err := ga.Create[float64]("b", []int{6, 1}, nil)
+		b, err := makeB("b", 6, 1)
 		mpitest.Must(t, err)
 		mpitest.Must(t, b.Fill(1))
 		var se *scalapack.SingularError
@@ -168,5 +197,7 @@ func TestLinearSolvers(t *testing.T) {
 		if err := ga.LuSolve('N', b, s); !errors.As(err, &ge) {
 			t.Fatalf("LuSolve with a non-square A: %v", err)
 		}
-	})
+		mpitest.Must(t, s.Destroy())
+		mpitest.Must(t, b.Destroy())
+	}
 }

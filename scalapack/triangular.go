@@ -65,47 +65,55 @@ func Trsm[T Elem](side Side, uplo Uplo, trans Trans, diag Diag, alpha T, a, b *M
 	return nil
 }
 
-// Direction is the order in which Laswp applies interchanges.
+// Direction is the order in which Lapiv applies interchanges.
 type Direction byte
 
 // Directions.
 const (
-	Forward  Direction = 'F'
-	Backward Direction = 'B'
+	Forward  Direction = 'F' // the first interchange first: P·A, or A·P for columns
+	Backward Direction = 'B' // the last interchange first: P⁻¹·A, or A·P⁻¹
 )
 
-// Laswp applies the interchanges k1 to k2 (1-based, as pivots are) of ipiv
-// to the rows (Row) or columns (Column) of A, in the given direction
-// (PxLASWP). ipiv is tied to A's rows, as Getrf returns it, or to A's
-// columns, as ColumnPivots returns it.
-func Laswp[T Elem](dir Direction, rc blacs.Scope, a *Matrix[T], k1, k2 int, ipiv []int32) error {
+// Lapiv applies the interchanges of ipiv to the rows (rc blacs.Row) or the
+// columns (blacs.Column) of A (PxLAPIV): ipiv[k] is the global index (1-based)
+// that the k-th local row or column was swapped with. Row pivots are tied to
+// A's rows, as Getrf returns them; column pivots to A's columns, as
+// ColumnPivots returns them. It is collective over the grid.
+func Lapiv[T Elem](dir Direction, rc blacs.Scope, a *Matrix[T], ipiv []int32) error {
 	if a == nil {
-		return errf("Laswp", "a", "nil matrix")
+		return errf("Lapiv", "a", "nil matrix")
 	}
 	if dir != Forward && dir != Backward {
-		return errf("Laswp", "dir", "%q; want Forward or Backward", byte(dir))
+		return errf("Lapiv", "dir", "%q; want Forward or Backward", byte(dir))
 	}
 	lr, lc := a.LocalShape()
-	n, extent, need := a.Desc.N, a.Desc.M, lr+a.Desc.MB
+	pr, pc, myrow, mycol := a.Grid.Info()
+	d := a.Desc
+	// The pivot vector's descriptor has a block per process more than A:
+	// PxLAPV2 receives other processes' pivots into that last block.
+	var ip [9]int32
+	need := 0
 	switch rc {
 	case blacs.Row:
+		// A column vector beside A's rows, held by every process column.
+		need = lr + d.MB
+		ip = [9]int32{1, int32(d.Ctxt), int32(d.M + d.MB*pr), 1, int32(d.MB), 1, int32(d.RSrc), int32(mycol), int32(need)}
 	case blacs.Column:
-		n, extent, need = a.Desc.M, a.Desc.N, lc+a.Desc.NB
+		// A row vector under A's columns, held by every process row.
+		need = lc + d.NB
+		ip = [9]int32{1, int32(d.Ctxt), 1, int32(d.N + d.NB*pc), 1, int32(d.NB), int32(myrow), int32(d.CSrc), 1}
 	default:
-		return errf("Laswp", "rc", "%q; want blacs.Row or blacs.Column", byte(rc))
-	}
-	if k1 < 1 || k2 < k1 || k2 > extent {
-		return errf("Laswp", "k1", "interchanges %d to %d outside 1 to %d", k1, k2, extent)
+		return errf("Lapiv", "rc", "%q; want blacs.Row or blacs.Column", byte(rc))
 	}
 	if len(ipiv) < need {
-		return errf("Laswp", "ipiv", "holds %d pivots; %d needed", len(ipiv), need)
+		return errf("Lapiv", "ipiv", "holds %d pivots; %d needed", len(ipiv), need)
 	}
-	cgo.Plaswp(isComplex[T](), byte(dir), byte(rc), n, a.ptr(), a.desc32(), k1, k2, ipiv)
+	cgo.Plapiv(isComplex[T](), byte(dir), byte(rc), d.M, d.N, a.ptr(), a.desc32(), ipiv, &ip)
 	return nil
 }
 
 // ColumnPivots turns the pivots Getrf gave for the rows of A into pivots for
-// the columns of B, whose columns are blocked as A's rows, so that Laswp can
+// the columns of B, whose columns are blocked as A's rows, so that Lapiv can
 // apply the same interchanges to B's columns. It is collective over the grid.
 func ColumnPivots[T, U Elem](a *Matrix[T], ipiv []int32, b *Matrix[U]) ([]int32, error) {
 	if a == nil || b == nil {
