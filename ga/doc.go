@@ -100,13 +100,48 @@
 // returns GA's communicator for MPI code that works on the same processes
 // (Comm().Handle() passes it to C).
 //
+// # Block-cyclic arrays
+//
+// BlockCyclic and BlockCyclicGrid cut an array into many equal blocks dealt
+// to the processes in turn, so that each owns several, as ScaLAPACK's
+// matrices are distributed:
+//
+//	a, err := ga.New[float64](n, n).Name("A").
+//		BlockCyclicGrid([]int{64, 64}, []int{2, 2}).Allocate()
+//	for _, i := range a.LocalBlocks() {
+//		lo, hi, _ := a.Distribution(i) // block i's patch
+//		data, ld, _ := a.AccessBlock(i) // and its elements, in place
+//		...
+//	}
+//
+// Every one-sided operation and collective works on them unchanged. With
+// BlockCyclic, block i (C order) belongs to process i mod Nnodes() and each
+// process keeps its blocks one after another; with BlockCyclicGrid, block
+// (i, j) belongs to the process at (i mod P0, j mod P1) of the grid (ranks
+// row-major) and each process keeps one local array, which AccessBlockSegment
+// returns. Both reproduce the GA C library's storage exactly (GA 5.8's
+// NGA_Access_block_segment, checked in internal/dist). As in GA, Distribution
+// takes a block index on these arrays; Locate still returns the owning rank
+// (LocateBlock gives the block) and LocateRegion names both.
+//
 // # Linear algebra
 //
 // LuSolve, LltSolve, Solve and SpdInvert hand float64 arrays to ScaLAPACK
-// (package scalapack): they copy A and B into block-cyclic matrices on a
-// near-square grid of every GA process, solve there, and copy X back into B.
-// B is n × nrhs (GA's C interface wants its transpose); A is left as it was.
-// A singular or non-positive-definite A returns scalapack's typed errors.
+// (package scalapack). B is n × nrhs (GA's C interface wants its transpose)
+// and is overwritten by X; A is left as it was. A singular or
+// non-positive-definite A returns scalapack's typed errors, with A and B
+// unchanged.
+//
+// A made with BlockCyclicGrid in square blocks is solved where it lies:
+// each process's storage, read column-major, is its part of Aᵀ on a
+// transposed BLACS grid, so ScaLAPACK factors it after one local memory copy
+// (A must survive; SpdInvert works in A itself) and B, laid out with the same
+// grid and row blocks, is solved from the right in its own storage (Xᵀ·Aᵀ =
+// Bᵀ). A B in another layout is moved into such a layout and back, which
+// costs O(n·nrhs). Any other A is copied by one-sided Gets into a block-cyclic
+// matrix on a near-square grid of all processes (SetSolverBlockSize, default
+// 64), and X copied back. The copies live in memory kept between calls
+// (mapped with transparent huge pages) until Terminate.
 //
 // # GA C names
 //
@@ -156,6 +191,16 @@
 //	NGA_Release_update            a.ReleaseUpdate
 //	NGA_Proc_topology             a.ProcTopology
 //	GA_Get_proc_grid              a.ProcGrid
+//	GA_Set_block_cyclic           (*Builder).BlockCyclic
+//	GA_Set_block_cyclic_proc_grid (*Builder).BlockCyclicGrid
+//	GA_Total_blocks               a.TotalBlocks
+//	GA_Get_block_info             a.BlockInfo
+//	NGA_Access_block              a.AccessBlock (a.LocalBlocks lists them)
+//	NGA_Access_block_grid         a.AccessBlockGrid
+//	NGA_Access_block_segment      a.AccessBlockSegment
+//	NGA_Release_block             a.ReleaseBlock
+//	NGA_Release_update_block      a.ReleaseUpdateBlock
+//	NGA_Release_block_segment     a.ReleaseBlockSegment
 //	GA_Cluster_nnodes             ClusterNnodes
 //	GA_Cluster_nodeid             ClusterNodeid
 //	GA_Cluster_proc_nodeid        ClusterProcNodeid

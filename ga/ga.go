@@ -110,6 +110,7 @@ func Terminate() error {
 	if err := rt.Finalize(); err != nil {
 		return err
 	}
+	freeScratch()
 	st.mu.Lock()
 	st.rt = nil
 	owns := st.ownsMPI

@@ -43,20 +43,21 @@ func solverGrid(op string) (*blacs.Grid, error) {
 	return blacs.GridInit(Comm(), blacs.RowMajor, r, n/r)
 }
 
-// toMatrix copies the rows × cols global array a into a new block-cyclic
-// matrix on g. It reads one band of nb whole rows per local row block (one
-// Get each, the grid's column count times more data than this process keeps,
-// but far fewer calls) and keeps the local columns.
-func toMatrix(g *blacs.Grid, a *Array[float64], rows, cols int) (*scalapack.Matrix[float64], error) {
+// toMatrix copies the rows × cols global array a into a block-cyclic matrix
+// on g whose local part lives in s. It reads one band of nb whole rows per
+// local row block (one Get each, the grid's column count times more data
+// than this process keeps, but far fewer calls) and keeps the local columns.
+func toMatrix(g *blacs.Grid, a *Array[float64], rows, cols int, s *scratch) (*scalapack.Matrix[float64], error) {
 	nb := min(solverBlock, max(rows, 1))
-	m, err := scalapack.NewMatrix[float64](g, rows, cols, nb, nb)
+	pr, pc, myrow, mycol := g.Info()
+	lr, lc := scalapack.Numroc(rows, nb, myrow, 0, pr), scalapack.Numroc(cols, nb, mycol, 0, pc)
+	d, err := scalapack.NewDesc(g, rows, cols, nb, nb, 0, 0, max(1, lr))
 	if err != nil {
 		return nil, err
 	}
-	pr, pc, myrow, mycol := g.Info()
-	lr, lc := m.LocalShape()
+	m := &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: s.floats(max(1, d.LLD*lc))}
 	lld := m.Desc.LLD
-	band := make([]float64, nb*cols)
+	band := scratchBand.floats(nb * cols)
 	gcol := make([]int, lc) // global column of each local column
 	for lj := range gcol {
 		gcol[lj] = scalapack.LocalToGlobal(lj, nb, mycol, 0, pc)
@@ -169,11 +170,11 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64], f fu
 		return err
 	}
 	defer g.Exit()
-	am, err := toMatrix(g, a, n, n)
+	am, err := toMatrix(g, a, n, n, &scratchA)
 	if err != nil {
 		return err
 	}
-	bm, err := toMatrix(g, b, n, nrhs)
+	bm, err := toMatrix(g, b, n, nrhs, &scratchB)
 	if err != nil {
 		return err
 	}
@@ -339,7 +340,7 @@ func SpdInvert(a *Array[float64]) error {
 		return err
 	}
 	defer g.Exit()
-	am, err := toMatrix(g, a, n, n)
+	am, err := toMatrix(g, a, n, n, &scratchA)
 	if err != nil {
 		return err
 	}

@@ -63,14 +63,9 @@ func transposedMatrix(g *blacs.Grid, x *Array[float64], data []float64) (*scalap
 	return &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: data}, nil
 }
 
-// workspace is the reused local copy of A's storage.
-var workspace []float64
-
+// workCopy copies src into the solvers' scratch for A.
 func workCopy(src []float64) []float64 {
-	if cap(workspace) < len(src) {
-		workspace = make([]float64, len(src))
-	}
-	w := workspace[:len(src)]
+	w := scratchA.floats(len(src))
 	copy(w, src)
 	return w
 }

@@ -238,6 +238,9 @@ func run() error {
 		if err := directSolve(n); err != nil {
 			return err
 		}
+		if err := inPlaceSolve(n); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -246,11 +249,8 @@ func run() error {
 // built in place, with no global array and no copy: the floor LuSolve's
 // copies add to.
 func directSolve(n int) error {
-	rows := int(math.Sqrt(float64(ga.Nnodes())))
-	for ga.Nnodes()%rows != 0 {
-		rows--
-	}
-	g, err := blacs.GridInit(ga.Comm(), blacs.RowMajor, rows, ga.Nnodes()/rows)
+	rows, cols := solverGrid()
+	g, err := blacs.GridInit(ga.Comm(), blacs.RowMajor, rows, cols)
 	if err != nil {
 		return err
 	}
@@ -281,6 +281,69 @@ func directSolve(n int) error {
 		return err
 	}
 	emit("scalapack_gesv_s", n, mpi.Wtime()-t, "s")
+	return nil
+}
+
+// solverGrid is the grid directSolve uses: rows × cols, near square.
+func solverGrid() (rows, cols int) {
+	rows = int(math.Sqrt(float64(ga.Nnodes())))
+	for ga.Nnodes()%rows != 0 {
+		rows--
+	}
+	return rows, ga.Nnodes() / rows
+}
+
+// inPlaceSolve times LuSolve on arrays laid out as ScaLAPACK wants
+// (BlockCyclicGrid), which it solves where they lie; on the grid directSolve
+// uses (BLACS rows × cols is the array's cols × rows, as the array's storage
+// is read as the transpose).
+func inPlaceSolve(n int) error {
+	rows, cols := solverGrid()
+	grid := []int{cols, rows}
+	a, err := ga.New[float64](n, n).Name("A").BlockCyclicGrid([]int{64, 64}, grid).Allocate()
+	if err != nil {
+		return err
+	}
+	defer a.Destroy()
+	if err := a.Fill(1); err != nil {
+		return err
+	}
+	for _, i := range a.LocalBlocks() {
+		lo, hi, _ := a.Distribution(i)
+		data, ld, err := a.AccessBlock(i)
+		if err != nil {
+			return err
+		}
+		for k := max(lo[0], lo[1]); k <= min(hi[0], hi[1]); k++ {
+			data[(k-lo[0])*ld[0]+k-lo[1]] += float64(n)
+		}
+	}
+	rhs, err := ga.New[float64](n, 1).Name("rhs").BlockCyclicGrid([]int{64, 1}, grid).Allocate()
+	if err != nil {
+		return err
+	}
+	defer rhs.Destroy()
+	if err := rhs.Fill(1); err != nil {
+		return err
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	t := mpi.Wtime()
+	if err := ga.LuSolve('N', a, rhs); err != nil {
+		return err
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	emit("lu_solve_inplace_s", n, mpi.Wtime()-t, "s")
+	x := []float64{0}
+	if err := rhs.Get([]int{n - 1, 0}, []int{n - 1, 0}, x, nil); err != nil {
+		return err
+	}
+	if want := 1 / float64(2*n); math.Abs(x[0]-want) > 1e-9 {
+		return fmt.Errorf("in-place lu_solve n=%d: x[n-1] = %g, want %g", n, x[0], want)
+	}
 	return nil
 }
 
