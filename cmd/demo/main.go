@@ -5,7 +5,11 @@
 //	make demo                                  # n = 2000 on 4 ranks
 //	bin/demo -np 4 -n 2000 -nb 64              # it starts mpirun itself
 //	bin/demo -np 2 -mm testdata/nonsym6.mtx    # solve A·x = A·ones for a Matrix Market A
+//	bin/demo -layout regular                   # GA's default distribution, copied to ScaLAPACK
 //	./mpirun.sh -np 4 bin/demo -n 1000         # or run it under mpirun
+//
+// By default A and b are block-cyclic arrays in ScaLAPACK's layout (nb × nb
+// blocks on a near-square grid), which LuSolve solves where they lie.
 //
 // It prints the process grid, the solve time, ScaLAPACK's scaled residual
 // ||A·x − b|| / (||A||·||x||·n·eps) (below 16 is a pass), and the first
@@ -30,6 +34,8 @@ var (
 	nb = flag.Int("nb", 64, "ScaLAPACK block size")
 	np = flag.Int("np", 4, "number of ranks, when the demo starts mpirun itself")
 	mm = flag.String("mm", "", "solve with this Matrix Market matrix instead of the generated one")
+
+	layout = flag.String("layout", "blockcyclic", "distribution of A and b: blockcyclic (ScaLAPACK's, solved in place) or regular (GA's default, copied)")
 )
 
 func main() {
@@ -94,41 +100,79 @@ func run() error {
 	}
 	me := ga.Nodeid()
 
-	var a *ga.Array[float64]
-	var err error
+	rows := int(math.Sqrt(float64(ga.Nnodes())))
+	for ga.Nnodes()%rows != 0 {
+		rows--
+	}
+	cols := ga.Nnodes() / rows
+	size := *n
+	var src *ga.Array[float64]
 	if *mm != "" {
-		if a, err = ga.LoadMatrixMarket("A", *mm); err != nil {
+		var err error
+		if src, err = ga.LoadMatrixMarket("A", *mm); err != nil {
+			return err
+		}
+		if d := src.Dims(); d[0] != d[1] {
+			return fmt.Errorf("the matrix is %v; it must be square", d)
+		}
+		size = src.Dims()[0]
+	}
+	// newArray makes A or b in the chosen layout. Block-cyclic arrays use the
+	// transposed grid, cols × rows: ScaLAPACK reads their storage as the
+	// transpose, on a rows × cols BLACS grid.
+	newArray := func(name string, width int) (*ga.Array[float64], error) {
+		switch *layout {
+		case "regular":
+			return ga.Create[float64](name, []int{size, width}, nil)
+		case "blockcyclic":
+			return ga.New[float64](size, width).Name(name).
+				BlockCyclicGrid([]int{*nb, min(*nb, width)}, []int{cols, rows}).Allocate()
+		}
+		return nil, fmt.Errorf("-layout %q: want blockcyclic or regular", *layout)
+	}
+	a, err := newArray("A", size)
+	if err != nil {
+		return err
+	}
+	if src != nil {
+		if err := ga.Copy(src, a); err != nil {
+			return err
+		}
+		if err := src.Destroy(); err != nil {
 			return err
 		}
 	} else {
-		if a, err = ga.Create[float64]("A", []int{*n, *n}, nil); err != nil {
-			return err
-		}
-		if data, lo, hi, ld, ok, err := a.AccessLocal(); err != nil {
-			return err
-		} else if ok {
+		// Every process fills the blocks it owns, in place.
+		for _, k := range a.LocalBlocks() {
+			lo, hi, _ := a.Distribution(k)
+			data, ld, err := a.AccessBlock(k)
+			if err != nil {
+				return err
+			}
 			for i := lo[0]; i <= hi[0]; i++ {
 				for j := lo[1]; j <= hi[1]; j++ {
 					data[(i-lo[0])*ld[0]+j-lo[1]] = entry(i, j)
 				}
 			}
 		}
+		if err := ga.Sync(); err != nil {
+			return err
+		}
 	}
-	size := a.Dims()[0]
-	if a.Dims()[1] != size {
-		return fmt.Errorf("the matrix is %v; it must be square", a.Dims())
-	}
-	// b = A·ones: every process accumulates the row sums of its block.
-	b, err := ga.Create[float64]("b", []int{size, 1}, nil)
+	// b = A·ones: every process accumulates the row sums of its blocks.
+	b, err := newArray("b", 1)
 	if err != nil {
 		return err
 	}
 	if err := b.Zero(); err != nil {
 		return err
 	}
-	if data, lo, hi, ld, ok, err := a.AccessLocal(); err != nil {
-		return err
-	} else if ok {
+	for _, k := range a.LocalBlocks() {
+		lo, hi, _ := a.Distribution(k)
+		data, ld, err := a.AccessBlock(k)
+		if err != nil {
+			return err
+		}
 		sums := make([]float64, hi[0]-lo[0]+1)
 		for i := range sums {
 			for j := range hi[1] - lo[1] + 1 {
@@ -147,13 +191,9 @@ func run() error {
 		return err
 	}
 
-	rows := int(math.Sqrt(float64(ga.Nnodes())))
-	for ga.Nnodes()%rows != 0 {
-		rows--
-	}
 	if me == 0 {
-		fmt.Printf("goga demo: solving a %d × %d system on %d ranks, a %d × %d process grid, blocks of %d\n",
-			size, size, ga.Nnodes(), rows, ga.Nnodes()/rows, *nb)
+		fmt.Printf("goga demo: solving a %d × %d system on %d ranks, a %d × %d process grid, blocks of %d, %s layout\n",
+			size, size, ga.Nnodes(), rows, cols, *nb, *layout)
 	}
 	t := mpi.Wtime()
 	if err := ga.LuSolve('N', a, b); err != nil {
