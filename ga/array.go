@@ -45,8 +45,9 @@ type Builder[T Elem] struct {
 	dims   []int
 	chunk  []int
 	starts [][]int
-	block  []int // block-cyclic block size
-	grid   []int // block-cyclic process grid
+	cyclic bool  // block-cyclic, with:
+	block  []int // the block size
+	grid   []int // the process grid, or nil for a round-robin deal
 }
 
 // New starts building an array of T with the given dimensions
@@ -99,7 +100,7 @@ func (b *Builder[T]) layout(nproc int) (dist.Map, error) {
 			return dist.Map{}, errorf("Allocate", b.name, "dims %v: dimension %d is %d", b.dims, d, n)
 		}
 	}
-	if b.block != nil {
+	if b.cyclic {
 		return b.cyclicLayout(nproc)
 	}
 	if b.starts != nil {

@@ -21,6 +21,7 @@ import (
 // BlockCyclic deals blocks of the given size round-robin over the processes
 // (GA_Set_block_cyclic).
 func (b *Builder[T]) BlockCyclic(block ...int) *Builder[T] {
+	b.cyclic = true
 	b.block = append([]int(nil), block...)
 	b.grid = nil
 	return b
@@ -30,6 +31,7 @@ func (b *Builder[T]) BlockCyclic(block ...int) *Builder[T] {
 // grid whose extents multiply to Nnodes() (GA_Set_block_cyclic_proc_grid).
 // Process ranks run row-major over the grid.
 func (b *Builder[T]) BlockCyclicGrid(block, grid []int) *Builder[T] {
+	b.cyclic = true
 	b.block = append([]int(nil), block...)
 	b.grid = append([]int{}, grid...)
 	return b
@@ -51,14 +53,12 @@ func (b *Builder[T]) cyclicLayout(nproc int) (dist.Map, error) {
 	if err != nil {
 		return dist.Map{}, errorf("Allocate", b.name, "block-cyclic distribution: %v", err)
 	}
-	if n := len(b.grid); n > 0 {
-		p := 1
-		for _, x := range b.grid {
-			p *= x
-		}
-		if p != nproc {
-			return dist.Map{}, errorf("Allocate", b.name, "process grid %v has %d processes; there are %d", b.grid, p, nproc)
-		}
+	p := 1
+	for _, x := range b.grid {
+		p *= x
+	}
+	if p != nproc {
+		return dist.Map{}, errorf("Allocate", b.name, "process grid %v has %d processes; there are %d", b.grid, p, nproc)
 	}
 	return m, nil
 }
@@ -72,9 +72,13 @@ func (a *Array[T]) BlockCyclic() bool { return a.m.BlockCyclic() }
 func (a *Array[T]) TotalBlocks() int { return a.m.Blocks() }
 
 // BlockInfo returns the number of blocks along each dimension and the blocks'
-// size (GA_Get_block_info).
+// size (GA_Get_block_info): for a block-cyclic array the size it was given,
+// even where that exceeds the extent; otherwise the first block's.
 func (a *Array[T]) BlockInfo() (blocks, size []int) {
 	blocks = a.m.Grid()
+	if a.m.BlockDims != nil {
+		return blocks, append([]int(nil), a.m.BlockDims...)
+	}
 	size = make([]int, len(blocks))
 	for d := range size {
 		size[d] = a.m.BlockSize(d)

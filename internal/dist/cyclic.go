@@ -53,7 +53,7 @@ func cut(dims, block []int) (Map, error) {
 	if len(block) != len(dims) {
 		return Map{}, fmt.Errorf("block sizes %v for %d dimensions", block, len(dims))
 	}
-	m := Map{Dims: append([]int(nil), dims...), Starts: make([][]int, len(dims))}
+	m := Map{Dims: append([]int(nil), dims...), Starts: make([][]int, len(dims)), BlockDims: append([]int(nil), block...)}
 	for d, n := range dims {
 		if n < 1 {
 			return Map{}, fmt.Errorf("dimension %d has extent %d", d, n)

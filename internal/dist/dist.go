@@ -34,6 +34,10 @@ type Map struct {
 	// (GA_Set_block_cyclic_proc_grid).
 	ProcGrid []int
 
+	// BlockDims is the block size a block-cyclic map was asked for (the blocks
+	// along a dimension are shorter when it exceeds the extent).
+	BlockDims []int
+
 	offset []int // element offset of each block in its owner's storage (Cyclic)
 }
 
