@@ -24,6 +24,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("ZeroSize", func(t *testing.T) { eachMode(t, testZeroSize) })
 		t.Run("Group", func(t *testing.T) { eachMode(t, testGroup) })
 		t.Run("FenceThenRead", func(t *testing.T) { eachMode(t, testFenceThenRead) })
+		t.Run("MapIn", func(t *testing.T) { eachMode(t, testMapIn) })
 		t.Run("RMW", func(t *testing.T) { eachMode(t, testRMW) })
 		t.Run("NonBlocking", func(t *testing.T) { eachMode(t, testNonBlocking) })
 		t.Run("Errors", func(t *testing.T) { eachMode(t, testErrors) })
@@ -650,6 +651,34 @@ func testGroup(t *testing.T, rt *armci.Runtime) {
 
 // testFenceThenRead: after Put and Fence to a rank, a message tells that rank
 // to look at its memory directly, without any barrier: the data must be there.
+// MapIn is advice: afterwards every part reads as it did, on either path,
+// and a rank outside the segment is refused.
+func testMapIn(t *testing.T, rt *armci.Runtime) {
+	const size = 3<<20 + 40 // several pages, not a whole number of them
+	s := malloc(t, rt, size)
+	me, n := rt.Rank(), rt.Size()
+	local := s.Local()
+	for i := range local {
+		local[i] = byte(me*31 + i%251)
+	}
+	must(t, rt.Barrier())
+	for r := range n {
+		must(t, s.MapIn(r))
+		got := make([]byte, size)
+		must(t, armci.Get(s, r, 0, got))
+		for i, v := range got {
+			if v != byte(r*31+i%251) {
+				t.Fatalf("after MapIn(%d): byte %d = %d, want %d", r, i, v, byte(r*31+i%251))
+			}
+		}
+	}
+	if err := s.MapIn(n); err == nil {
+		t.Fatalf("MapIn(%d) of a %d-rank segment succeeded", n, n)
+	}
+	must(t, rt.Barrier())
+	must(t, s.Free())
+}
+
 func testFenceThenRead(t *testing.T, rt *armci.Runtime) {
 	me := rt.Rank()
 	sub, err := mpi.World().Split(me%2, -me)

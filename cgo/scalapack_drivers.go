@@ -36,6 +36,13 @@ func Plapiv(complex bool, direc, rowcol byte, m, n int, a unsafe.Pointer, desca 
 	C.goga_plapiv(flag(complex), C.char(direc), C.char(rowcol), C.int(m), C.int(n), a, cdesc(desca), i32(ipiv), cdesc(descip))
 }
 
+// Pgemr2d is PDGEMR2D or PZGEMR2D: copies the m × n matrix A into B, each
+// with its own blocks and grid; a descriptor's context is -1 on processes
+// outside its grid. gctxt is a context holding every process of both.
+func Pgemr2d(complex bool, m, n int, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32, gctxt int) {
+	C.goga_pgemr2d(flag(complex), C.int(m), C.int(n), a, cdesc(desca), b, cdesc(descb), C.int(gctxt))
+}
+
 // Pgetrf is PDGETRF or PZGETRF; it returns INFO.
 func Pgetrf(complex bool, m, n int, a unsafe.Pointer, desca *[9]int32, ipiv []int32) int {
 	return int(C.goga_pgetrf(flag(complex), C.int(m), C.int(n), a, cdesc(desca), i32(ipiv)))

@@ -25,6 +25,9 @@ void pdtrsm_(char *, char *, char *, char *, int *, int *, double *, double *, i
 void pztrsm_(char *, char *, char *, char *, int *, int *, double *, double *, int *, int *, int *, double *, int *, int *, int *);
 void pdlapiv_(char *, char *, char *, int *, int *, double *, int *, int *, int *, int *, int *, int *, int *, int *);
 void pzlapiv_(char *, char *, char *, int *, int *, double *, int *, int *, int *, int *, int *, int *, int *, int *);
+// The REDIST library's C entry points; MDESC is the nine-integer descriptor.
+void Cpdgemr2d(int, int, double *, int, int, int *, double *, int, int, int *, int);
+void Cpzgemr2d(int, int, void *, int, int, int *, void *, int, int, int *, int);
 
 void pdgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
 void pzgetri_(int *, double *, int *, int *, int *, int *, double *, int *, int *, int *, int *);
@@ -85,6 +88,10 @@ static inline void goga_plapiv(int cplx, char direc, char rowcol, int m, int n, 
 	int one = 1, iwork = 0;
 	char pivroc = rowcol == 'R' ? 'C' : 'R';
 	GOGA_PICK(cplx, lapiv)(&direc, &rowcol, &pivroc, &m, &n, a, &one, &one, desca, ipiv, &one, &one, descip, &iwork);
+}
+static inline void goga_pgemr2d(int cplx, int m, int n, void *a, int *desca, void *b, int *descb, int gctxt) {
+	if (cplx) Cpzgemr2d(m, n, a, 1, 1, desca, b, 1, 1, descb, gctxt);
+	else Cpdgemr2d(m, n, a, 1, 1, desca, b, 1, 1, descb, gctxt);
 }
 
 // goga_pgetri queries the workspace, allocates it, and inverts.

@@ -1,7 +1,6 @@
 package ga
 
 import (
-	"errors"
 	"math"
 
 	"github.com/goga-hpc/goga/blacs"
@@ -9,9 +8,10 @@ import (
 )
 
 // The linear solvers hand global arrays to ScaLAPACK. Arrays made with
-// BlockCyclicGrid in square blocks are used where they lie (linalg_direct.go);
-// any other A is copied into a block-cyclic matrix on a near-square process
-// grid, solved there, and the result copied back.
+// BlockCyclicGrid in square blocks are used where they lie, and arrays in
+// equal blocks are redistributed by ScaLAPACK (linalg_transposed.go); any
+// other A is copied here into a block-cyclic matrix on a near-square process
+// grid by one-sided Gets, solved there, and the result copied back.
 
 // solverBlock is the block size of the copies handed to ScaLAPACK: large
 // enough for its level-3 kernels, small enough to balance n of a few hundred.
@@ -43,56 +43,43 @@ func solverGrid(op string) (*blacs.Grid, error) {
 	return blacs.GridInit(Comm(), blacs.RowMajor, r, n/r)
 }
 
-// toMatrix copies the rows × cols global array a into a block-cyclic matrix
-// on g whose local part lives in s. It reads one band of nb whole rows per
-// local row block (one Get each, the grid's column count times more data
-// than this process keeps, but far fewer calls) and keeps the local columns.
-func toMatrix(g *blacs.Grid, a *Array[float64], rows, cols int, s *scratch) (*scalapack.Matrix[float64], error) {
-	nb := min(solverBlock, max(rows, 1))
+// getTransposed reads the 2-D array x into a new matrix xᵀ on g, in mb × nb
+// blocks, whose local part lives in s. xᵀ's local part, column-major, is x's
+// elements row-major, so each local block is one Get of a patch of x
+// straight into place, with the local part's leading dimension.
+func getTransposed(g *blacs.Grid, x *Array[float64], mb, nb int, s *scratch) (*scalapack.Matrix[float64], error) {
+	rows, cols := x.dims[1], x.dims[0]
 	pr, pc, myrow, mycol := g.Info()
-	lr, lc := scalapack.Numroc(rows, nb, myrow, 0, pr), scalapack.Numroc(cols, nb, mycol, 0, pc)
-	d, err := scalapack.NewDesc(g, rows, cols, nb, nb, 0, 0, max(1, lr))
+	lr, lc := scalapack.Numroc(rows, mb, myrow, 0, pr), scalapack.Numroc(cols, nb, mycol, 0, pc)
+	d, err := scalapack.NewDesc(g, rows, cols, mb, nb, 0, 0, max(1, lr))
 	if err != nil {
 		return nil, err
 	}
 	m := &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: s.floats(max(1, d.LLD*lc))}
-	lld := m.Desc.LLD
-	band := scratchBand.floats(nb * cols)
-	gcol := make([]int, lc) // global column of each local column
-	for lj := range gcol {
-		gcol[lj] = scalapack.LocalToGlobal(lj, nb, mycol, 0, pc)
-	}
-	const tile = 64 // columns per pass, so that reads and writes stay in cache
-	for li := 0; li < lr; li += nb {
-		i0, h := scalapack.LocalToGlobal(li, nb, myrow, 0, pr), min(nb, lr-li)
-		if err := a.Get([]int{i0, 0}, []int{i0 + h - 1, cols - 1}, band, nil); err != nil {
-			return nil, err
-		}
-		for t0 := 0; t0 < lc; t0 += tile {
-			t1 := min(t0+tile, lc)
-			for r := range h {
-				row := band[r*cols : (r+1)*cols]
-				for lj := t0; lj < t1; lj++ {
-					m.Data[li+r+lj*lld] = row[gcol[lj]]
-				}
-			}
-		}
-	}
-	return m, nil
+	return m, refillTransposed(m, x)
 }
 
-// fromMatrix copies m back into the global array a, one Put per local block.
-func fromMatrix(m *scalapack.Matrix[float64], a *Array[float64]) error {
-	lld := m.Desc.LLD
-	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
-		buf := make([]float64, h*w)
-		for c := range w {
-			col := m.Data[li+(lj+c)*lld : li+(lj+c)*lld+h]
-			for r, v := range col {
-				buf[r*w+c] = v
+// refillTransposed reads x into m = xᵀ again. Other processes' parts are
+// mapped in first, in one call each rather than a page fault per page.
+func refillTransposed(m *scalapack.Matrix[float64], x *Array[float64]) error {
+	for r := range Nnodes() {
+		if r != Nodeid() {
+			if err := x.seg.MapIn(r); err != nil {
+				return err
 			}
 		}
-		return a.Put([]int{i0, j0}, []int{i0 + h - 1, j0 + w - 1}, buf, nil)
+	}
+	ld := []int{m.Desc.LLD}
+	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
+		return x.Get([]int{j0, i0}, []int{j0 + w - 1, i0 + h - 1}, m.Data[li+lj*ld[0]:], ld)
+	})
+}
+
+// putTransposed writes m = xᵀ back into x, one Put per local block.
+func putTransposed(m *scalapack.Matrix[float64], x *Array[float64]) error {
+	ld := []int{m.Desc.LLD}
+	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
+		return x.Put([]int{j0, i0}, []int{j0 + w - 1, i0 + h - 1}, m.Data[li+lj*ld[0]:], ld)
 	})
 }
 
@@ -135,10 +122,13 @@ func systemShape(op string, a, b *Array[float64]) (n, nrhs int, err error) {
 	return n, b.dims[1], nil
 }
 
-// solve solves with A and B in place when their layouts allow, else runs f
-// on copies of them in ScaLAPACK and writes the result (X) into B. A is left
-// as it was. It is collective.
-func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64], f func(am, bm *scalapack.Matrix[float64]) error) error {
+// solve solves op(A)·X = B, overwriting B with X and leaving A as it was. It
+// works on M = Aᵀ and Y = Bᵀ (see linalg_transposed.go): in the arrays'
+// storage when they are BlockCyclicGrid in square blocks, else read by Gets
+// into block-cyclic matrices (B on A's grid when A is in place, else both on
+// a near-square grid of every process), with Y written back by Puts. It is
+// collective.
+func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) error {
 	n, nrhs, err := systemShape(op, a, b)
 	if err != nil {
 		return err
@@ -147,34 +137,34 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64], f fu
 		return err
 	}
 	if inPlace(a, b) {
-		return solveInPlace(op, how, trans, a, b)
+		return solveInPlace(how, trans, a, b)
 	}
+	var m *scalapack.Matrix[float64]
+	refill := func() error { return refillTransposed(m, a) }
 	if inPlace(a, nil) {
-		// B is small beside A: move it into a compatible layout and back.
-		tmp, err := New[float64](n, nrhs).Name(b.name+" (block-cyclic)").
-			BlockCyclicGrid([]int{a.m.BlockSize(0), max(1, min(nrhs, a.m.BlockSize(0)))}, a.m.ProcGrid).Allocate()
+		local, err := a.localData()
 		if err != nil {
 			return err
 		}
-		defer tmp.Destroy()
-		if err := Copy(b, tmp); err != nil {
+		sa, err := storageOf(a, workCopy(local), nil)
+		if err != nil {
 			return err
 		}
-		if err := solveInPlace(op, how, trans, a, tmp); err != nil {
+		defer sa.exit()
+		m = sa.m
+		refill = func() error { copy(m.Data, local); return nil }
+	} else {
+		g, err := solverGrid(op)
+		if err != nil {
 			return err
 		}
-		return Copy(tmp, b)
+		defer g.Exit()
+		nb := min(solverBlock, max(n, 1))
+		if m, err = getTransposed(g, a, nb, nb, &scratchA); err != nil {
+			return err
+		}
 	}
-	g, err := solverGrid(op)
-	if err != nil {
-		return err
-	}
-	defer g.Exit()
-	am, err := toMatrix(g, a, n, n, &scratchA)
-	if err != nil {
-		return err
-	}
-	bm, err := toMatrix(g, b, n, nrhs, &scratchB)
+	y, err := getTransposed(m.Grid, b, min(m.Desc.MB, nrhs), m.Desc.MB, &scratchB)
 	if err != nil {
 		return err
 	}
@@ -182,10 +172,10 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64], f fu
 		return err
 	}
 	// ScaLAPACK's INFO is the same on every process, so all fail alike.
-	if err := f(am, bm); err != nil {
+	if err := solveTransposed(how, trans, m, y, refill); err != nil {
 		return err
 	}
-	if err := fromMatrix(bm, b); err != nil {
+	if err := putTransposed(y, b); err != nil {
 		return err
 	}
 	return Sync()
@@ -203,13 +193,7 @@ func LuSolve(trans byte, a, b *Array[float64]) error {
 	if trans == 'T' || trans == 't' {
 		t = scalapack.Transpose
 	}
-	return solve("LuSolve", byLU, t, a, b, func(am, bm *scalapack.Matrix[float64]) error {
-		ipiv, err := scalapack.Getrf(am)
-		if err != nil {
-			return err
-		}
-		return scalapack.Getrs(t, am, ipiv, bm)
-	})
+	return solve("LuSolve", byLU, t, a, b)
 }
 
 // LltSolve solves A·X = B for symmetric positive definite A by Cholesky
@@ -217,9 +201,7 @@ func LuSolve(trans byte, a, b *Array[float64]) error {
 // an A that is not positive definite returns a
 // *scalapack.NotPositiveDefiniteError. It is collective.
 func LltSolve(a, b *Array[float64]) error {
-	return solve("LltSolve", byCholesky, scalapack.NoTrans, a, b, func(am, bm *scalapack.Matrix[float64]) error {
-		return scalapack.Posv(scalapack.Lower, am, bm)
-	})
+	return solve("LltSolve", byCholesky, scalapack.NoTrans, a, b)
 }
 
 // Solve solves A·X = B by Cholesky factorization, and by LU when A turns out
@@ -239,20 +221,7 @@ func Solve(a, b *Array[float64]) error {
 	if !sym {
 		how = byLU
 	}
-	return solve("Solve", how, scalapack.NoTrans, a, b, func(am, bm *scalapack.Matrix[float64]) error {
-		if !sym {
-			return scalapack.Gesv(am, bm)
-		}
-		keep := slicesClone(am.Data)
-		err := scalapack.Posv(scalapack.Lower, am, bm)
-		var npd *scalapack.NotPositiveDefiniteError
-		if !errors.As(err, &npd) {
-			return err
-		}
-		// Posv stopped before touching B; factor the original A by LU.
-		copy(am.Data, keep)
-		return scalapack.Gesv(am, bm)
-	})
+	return solve("Solve", how, scalapack.NoTrans, a, b)
 }
 
 // symmetric reports whether the square array a equals its transpose; every
@@ -340,30 +309,19 @@ func SpdInvert(a *Array[float64]) error {
 		return err
 	}
 	defer g.Exit()
-	am, err := toMatrix(g, a, n, n, &scratchA)
+	nb := min(solverBlock, max(n, 1))
+	m, err := getTransposed(g, a, nb, nb, &scratchA)
 	if err != nil {
 		return err
 	}
-	if err := scalapack.Potrf(scalapack.Lower, am); err != nil {
+	if err := invertTransposed(m); err != nil {
 		return err
 	}
-	if err := scalapack.Potri(scalapack.Lower, am); err != nil {
+	if err := Sync(); err != nil { // everyone has read A before anyone writes it
 		return err
 	}
-	if err := Sync(); err != nil {
+	if err := putTransposed(m, a); err != nil {
 		return err
 	}
-	// Potri leaves the lower triangle: write it, then mirror it.
-	if err := fromMatrix(am, a); err != nil {
-		return err
-	}
-	if err := Sync(); err != nil {
-		return err
-	}
-	if err := mirror(a, false); err != nil {
-		return err
-	}
-	return Sync()
+	return mirrorUpper(a)
 }
-
-func slicesClone(v []float64) []float64 { return append([]float64(nil), v...) }

@@ -10,8 +10,11 @@ import (
 
 // The solvers on arrays laid out as ScaLAPACK wants (BlockCyclicGrid, square
 // blocks), which they use in place, on every grid shape of the job: with B
-// in a compatible layout, with B regular (moved in and out), and with A in a
-// layout they cannot use in place (non-square blocks), which is copied.
+// in a compatible layout, with B regular (moved in and out), and with A in
+// layouts they can neither use in place nor redistribute with PxGEMR2D
+// (non-square blocks, unequal blocks, round-robin blocks), which are copied.
+// (TestLinearSolvers covers GA's default distribution, which is in equal
+// blocks and redistributed.)
 func TestLinearSolversInPlace(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
@@ -44,6 +47,17 @@ func TestLinearSolversInPlace(t *testing.T) {
 				}, regular)
 			})
 		}
+		// Unequal blocks are not ScaLAPACK's block distribution: copied by
+		// one-sided Gets, as are arrays whose B is in unequal blocks.
+		irregular := func(name string, dims ...int) (*ga.Array[float64], error) {
+			starts := []int{0}
+			if np > 1 && dims[0]/3 > 0 {
+				starts = append(starts, dims[0]/3)
+			}
+			return ga.CreateIrreg[float64](name, dims, [][]int{starts, {0}})
+		}
+		t.Run("unequal", func(t *testing.T) { checkSolvers(t, irregular, regular) })
+		t.Run("unequalB", func(t *testing.T) { checkSolvers(t, regular, irregular) })
 		// The simple block-cyclic deal is not ScaLAPACK's: it is copied.
 		t.Run("BlockCyclic", func(t *testing.T) {
 			checkSolvers(t, func(name string, dims ...int) (*ga.Array[float64], error) {

@@ -50,12 +50,10 @@ func (s *scratch) free() {
 	}
 }
 
-// The solvers' scratch: the factored matrix, the right-hand sides, and the
-// bands of rows read from a global array.
-var scratchA, scratchB, scratchBand scratch
+// The solvers' scratch: the factored matrix and the right-hand sides.
+var scratchA, scratchB scratch
 
 func freeScratch() {
 	scratchA.free()
 	scratchB.free()
-	scratchBand.free()
 }

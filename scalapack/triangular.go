@@ -146,3 +146,46 @@ func ColumnPivots[T, U Elem](a *Matrix[T], ipiv []int32, b *Matrix[U]) ([]int32,
 	}
 	return out, nil
 }
+
+// Gemr2d copies the m × n matrix a into b, whose blocks and grid may differ
+// (PxGEMR2D). On a process outside a's grid a is nil, and likewise b. all is
+// a grid that holds every process of both; the call is collective over it,
+// and a size that does not fit fails on every process.
+func Gemr2d[T Elem](m, n int, a, b *Matrix[T], all *blacs.Grid) error {
+	if all == nil || !all.In() {
+		return errf("Gemr2d", "all", "this process is not in the grid of every process")
+	}
+	outside := [9]int32{1, -1}
+	da, db := &outside, &outside
+	var dummy [1]T
+	pa, pb := unsafe.Pointer(&dummy[0]), unsafe.Pointer(&dummy[0])
+	var bad error
+	if a != nil {
+		if a.Desc.M < m || a.Desc.N < n {
+			bad = errf("Gemr2d", "a", "is %d×%d; %d×%d are copied", a.Desc.M, a.Desc.N, m, n)
+		}
+		da, pa = a.desc32(), a.ptr()
+	}
+	if b != nil {
+		if b.Desc.M < m || b.Desc.N < n {
+			bad = errf("Gemr2d", "b", "is %d×%d; %d×%d are copied", b.Desc.M, b.Desc.N, m, n)
+		}
+		db, pb = b.desc32(), b.ptr()
+	}
+	// Processes outside a grid cannot check it: agree before the copy.
+	flag := []int32{0}
+	if bad != nil || m < 0 || n < 0 {
+		flag[0] = 1
+	}
+	if err := blacs.Gsum2d(all, blacs.All, " ", 1, 1, flag, 1, -1, -1); err != nil {
+		return err
+	}
+	if flag[0] != 0 {
+		if bad == nil {
+			bad = errf("Gemr2d", "m", "%d×%d does not fit a or b on another process", m, n)
+		}
+		return bad
+	}
+	cgo.Pgemr2d(isComplex[T](), m, n, pa, da, pb, db, all.Context())
+	return nil
+}

@@ -24,6 +24,7 @@ func TestTriangularAndPivots(t *testing.T) {
 			t.Run(name+"/TrsmComplex", func(t *testing.T) { testTrsm[complex128](t, g) })
 			t.Run(name+"/Lapiv", func(t *testing.T) { testLapiv(t, g) })
 			t.Run(name+"/ColumnPivots", func(t *testing.T) { testColumnPivots(t, g) })
+			t.Run(name+"/Gemr2d", func(t *testing.T) { testGemr2d(t, g) })
 			mpitest.Must(t, g.Exit())
 		}
 	})
@@ -235,5 +236,43 @@ func testColumnPivots(t *testing.T, g *blacs.Grid) {
 	}
 	if !moved {
 		t.Fatal("a random matrix's pivots left every row in place")
+	}
+}
+
+// Gemr2d moves a matrix from g in 3 × 2 blocks to a one-row grid of every
+// process in 4 × 5 blocks and back, entry for entry.
+func testGemr2d(t *testing.T, g *blacs.Grid) {
+	const m, n = 11, 13
+	w := mpi.World()
+	all, err := blacs.GridInit(w, blacs.RowMajor, 1, w.Size())
+	mpitest.Must(t, err)
+	defer all.Exit()
+	fill := func(i, j int) float64 { return float64(100*i + j) }
+	a, err := NewMatrix[float64](g, m, n, 3, 2)
+	mpitest.Must(t, err)
+	a.Fill(fill)
+	b, err := NewMatrix[float64](all, m, n, 4, 5)
+	mpitest.Must(t, err)
+	mpitest.Must(t, Gemr2d(m, n, a, b, all))
+	got, err := b.Gather()
+	mpitest.Must(t, err)
+	for i := range m {
+		for j := range n {
+			if got[i+j*m] != fill(i, j) {
+				t.Fatalf("Gemr2d: (%d, %d) = %g, want %g", i, j, got[i+j*m], fill(i, j))
+			}
+		}
+	}
+	a.Fill(func(int, int) float64 { return -1 })
+	mpitest.Must(t, Gemr2d(m, n, b, a, all))
+	back, err := a.Gather()
+	mpitest.Must(t, err)
+	for i := range back {
+		if back[i] != got[i] {
+			t.Fatalf("Gemr2d back: entry %d = %g, want %g", i, back[i], got[i])
+		}
+	}
+	if err := Gemr2d(m+1, n, a, b, all); err == nil {
+		t.Fatal("Gemr2d copied more rows than a has")
 	}
 }

@@ -1,0 +1,212 @@
+package ga
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/scalapack"
+)
+
+// The solvers work on transposes. A process's part of a 2-D array is
+// row-major; read column-major it is that process's part of the transpose.
+// So a BlockCyclicGrid matrix on a P0 × P1 grid is, where it lies,
+// ScaLAPACK's Aᵀ on a P1 × P0 BLACS grid whose column-major ranks are GA's
+// row-major ones; and any array is copied into a block-cyclic Aᵀ by Gets of
+// its patches straight into place, with no transposing. The solvers
+// therefore work on M = Aᵀ: A·X = B is Xᵀ·M = Bᵀ, with Y = Bᵀ solved from the
+// right by triangular solves.
+//
+// A BlockCyclicGrid A in square blocks is factored after one local memory
+// copy (A must survive; SpdInvert works in A itself), with B in place when it
+// has the same grid and row blocks.
+
+// inPlace reports whether a (and b, unless nil) lie as ScaLAPACK can use them
+// directly: 2-D BlockCyclicGrid arrays on one grid, a in square blocks and
+// b's rows blocked as a's.
+func inPlace(a, b *Array[float64]) bool {
+	g := a.m.ProcGrid
+	if g == nil || len(a.dims) != 2 || a.m.BlockSize(0) != a.m.BlockSize(1) {
+		return false
+	}
+	return b == nil || slices.Equal(b.m.ProcGrid, g) && b.m.BlockSize(0) == a.m.BlockSize(0)
+}
+
+// storage is an array's storage seen by ScaLAPACK as the transpose, on the
+// grid it lives on.
+type storage struct {
+	grid *blacs.Grid
+	m    *scalapack.Matrix[float64] // nil on a process outside the grid
+	own  bool                       // the grid is this storage's to exit
+}
+
+func (s storage) exit() {
+	if s.own {
+		s.grid.Exit()
+	}
+}
+
+// storageOf reads x's storage (data, or x's own when data is nil) as xᵀ. Its
+// grid is x's process grid transposed: P1 × P0 for BlockCyclicGrid, the grid
+// of blocks for an array in equal blocks. It is made unless on is given (the
+// grid of an array on the same process grid).
+func storageOf(x *Array[float64], data []float64, on *blacs.Grid) (storage, error) {
+	var rows, cols int // the BLACS grid
+	if x.m.ProcGrid != nil {
+		rows, cols = x.m.ProcGrid[1], x.m.ProcGrid[0]
+	} else {
+		g := x.m.Grid()
+		rows, cols = g[1], g[0]
+	}
+	g, err := on, error(nil)
+	if g == nil {
+		if g, err = blacs.GridInit(Comm(), blacs.ColumnMajor, rows, cols); err != nil {
+			return storage{}, err
+		}
+	}
+	s := storage{grid: g, own: on == nil}
+	if !g.In() {
+		return s, nil
+	}
+	if data == nil {
+		if data, err = x.localData(); err != nil {
+			s.exit()
+			return storage{}, err
+		}
+	}
+	if len(data) == 0 {
+		data = make([]float64, 1) // ScaLAPACK takes an address even with nothing local
+	}
+	_, _, myrow, _ := g.Info()
+	m, n := x.dims[1], x.dims[0]
+	mb, nb := x.m.BlockSize(1), x.m.BlockSize(0)
+	d, err := scalapack.NewDesc(g, m, n, mb, nb, 0, 0, max(1, dist.Numroc(m, mb, myrow, rows)))
+	if err != nil {
+		s.exit()
+		return storage{}, err
+	}
+	s.m = &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: data}
+	return s, nil
+}
+
+// workCopy copies src into the solvers' scratch for A.
+func workCopy(src []float64) []float64 {
+	w := scratchA.floats(len(src))
+	copy(w, src)
+	return w
+}
+
+// kind of solve.
+const (
+	byLU = iota
+	byCholesky
+	byCholeskyOrLU
+)
+
+// solveInPlace solves op(A)·X = B on the arrays' storage; B is overwritten
+// by X. It is collective; the caller has synchronized.
+func solveInPlace(how int, trans scalapack.Trans, a, b *Array[float64]) error {
+	local, err := a.localData()
+	if err != nil {
+		return err
+	}
+	sa, err := storageOf(a, workCopy(local), nil)
+	if err != nil {
+		return err
+	}
+	defer sa.exit()
+	sb, err := storageOf(b, nil, sa.grid)
+	if err != nil {
+		return err
+	}
+	defer sb.exit()
+	refill := func() error { copy(sa.m.Data, local); return nil }
+	if err := solveTransposed(how, trans, sa.m, sb.m, refill); err != nil {
+		return err
+	}
+	return Sync()
+}
+
+// solveTransposed solves with M = Aᵀ and Y = Bᵀ, overwriting Y with Xᵀ. refill
+// puts Aᵀ back into M when Cholesky fails and LU takes over.
+func solveTransposed(how int, trans scalapack.Trans, m, y *scalapack.Matrix[float64], refill func() error) error {
+	if how != byLU {
+		err := scalapack.Potrf(scalapack.Lower, m)
+		var npd *scalapack.NotPositiveDefiniteError
+		if how == byCholesky || !errors.As(err, &npd) {
+			if err != nil {
+				return err
+			}
+			// Y·L·Lᵀ = Bᵀ.
+			if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.Transpose, scalapack.NonUnit, 1, m, y); err != nil {
+				return err
+			}
+			return scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.NoTrans, scalapack.NonUnit, 1, m, y)
+		}
+		if err := refill(); err != nil { // not positive definite: start again by LU
+			return err
+		}
+	}
+	ipiv, err := scalapack.Getrf(m)
+	if err != nil {
+		return err
+	}
+	piv, err := scalapack.ColumnPivots(m, ipiv, y)
+	if err != nil {
+		return err
+	}
+	// M = P·L·U. A·X = B is Y·P·L·U = Bᵀ; Aᵀ·X = B is Y·Uᵀ·Lᵀ·Pᵀ = Bᵀ.
+	if trans == scalapack.NoTrans {
+		if err := scalapack.Trsm(scalapack.Right, scalapack.Upper, scalapack.NoTrans, scalapack.NonUnit, 1, m, y); err != nil {
+			return err
+		}
+		if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.NoTrans, scalapack.Unit, 1, m, y); err != nil {
+			return err
+		}
+		return scalapack.Lapiv(scalapack.Backward, blacs.Column, y, piv)
+	}
+	if err := scalapack.Lapiv(scalapack.Forward, blacs.Column, y, piv); err != nil {
+		return err
+	}
+	if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.Transpose, scalapack.Unit, 1, m, y); err != nil {
+		return err
+	}
+	return scalapack.Trsm(scalapack.Right, scalapack.Upper, scalapack.Transpose, scalapack.NonUnit, 1, m, y)
+}
+
+// invertTransposed replaces M = Aᵀ (= A, symmetric) by its inverse's lower
+// triangle: A's upper one.
+func invertTransposed(m *scalapack.Matrix[float64]) error {
+	if err := scalapack.Potrf(scalapack.Lower, m); err != nil {
+		return err
+	}
+	return scalapack.Potri(scalapack.Lower, m)
+}
+
+// spdInvertInPlace inverts A in its storage; on failure A is restored. It
+// is collective; the caller has synchronized.
+func spdInvertInPlace(a *Array[float64]) error {
+	sa, err := storageOf(a, nil, nil)
+	if err != nil {
+		return err
+	}
+	defer sa.exit()
+	keep := workCopy(sa.m.Data)
+	if err := invertTransposed(sa.m); err != nil {
+		copy(sa.m.Data, keep)
+		return err
+	}
+	return mirrorUpper(a)
+}
+
+// mirrorUpper completes A from its upper triangle.
+func mirrorUpper(a *Array[float64]) error {
+	if err := Sync(); err != nil {
+		return err
+	}
+	if err := mirror(a, true); err != nil {
+		return err
+	}
+	return Sync()
+}
