@@ -107,6 +107,9 @@ func Terminate() error {
 			return err
 		}
 	}
+	if err := exitGrids(); err != nil {
+		return err
+	}
 	if err := rt.Finalize(); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package ga
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goga-hpc/goga/blacs"
 	"github.com/goga-hpc/goga/scalapack"
@@ -30,38 +31,86 @@ func SetSolverBlockSize(nb int) error {
 	return nil
 }
 
-// solverGrid makes a near-square BLACS grid of every GA process.
+// solverGrid returns the near-square BLACS grid of every GA process.
 func solverGrid(op string) (*blacs.Grid, error) {
-	if _, err := runtime(op); err != nil {
-		return nil, err
-	}
 	n := Nnodes()
 	r := int(math.Sqrt(float64(n)))
 	for n%r != 0 {
 		r--
 	}
-	return blacs.GridInit(Comm(), blacs.RowMajor, r, n/r)
+	return grid(op, blacs.RowMajor, r, n/r)
 }
 
-// getTransposed reads the 2-D array x into a new matrix xᵀ on g, in mb × nb
-// blocks, whose local part lives in s. xᵀ's local part, column-major, is x's
-// elements row-major, so each local block is one Get of a patch of x
-// straight into place, with the local part's leading dimension.
-func getTransposed(g *blacs.Grid, x *Array[float64], mb, nb int, s *scratch) (*scalapack.Matrix[float64], error) {
-	rows, cols := x.dims[1], x.dims[0]
-	pr, pc, myrow, mycol := g.Info()
-	lr, lc := scalapack.Numroc(rows, mb, myrow, 0, pr), scalapack.Numroc(cols, nb, mycol, 0, pc)
-	d, err := scalapack.NewDesc(g, rows, cols, mb, nb, 0, 0, max(1, lr))
+// grids are the BLACS grids the linear algebra has made, kept until
+// Terminate as GA keeps its ScaLAPACK context: a grid is a communicator,
+// whose making and first collectives cost milliseconds.
+var grids = map[[3]int]*blacs.Grid{}
+
+// grid returns the rows × cols grid of every GA process in the given order,
+// made on first use. It is collective the first time.
+func grid(op string, order blacs.Order, rows, cols int) (*blacs.Grid, error) {
+	if _, err := runtime(op); err != nil {
+		return nil, err
+	}
+	key := [3]int{int(order), rows, cols}
+	if g, ok := grids[key]; ok {
+		return g, nil
+	}
+	g, err := blacs.GridInit(Comm(), order, rows, cols)
 	if err != nil {
 		return nil, err
 	}
-	m := &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: s.floats(max(1, d.LLD*lc))}
+	grids[key] = g
+	return g, nil
+}
+
+// exitGrids frees the grids at Terminate.
+func exitGrids() error {
+	keys := make([][3]int, 0, len(grids))
+	for k := range grids {
+		keys = append(keys, k)
+	}
+	// The same order on every process: exiting is collective.
+	slices.SortFunc(keys, func(a, b [3]int) int { return slices.Compare(a[:], b[:]) })
+	for _, k := range keys {
+		if err := grids[k].Exit(); err != nil {
+			return err
+		}
+		delete(grids, k)
+	}
+	return nil
+}
+
+// linalgElem is the element types ScaLAPACK works on.
+type linalgElem interface{ ~float64 | ~complex128 }
+
+// getTransposed reads the leading p0 × p1 patch of the 2-D array x into a new
+// matrix, its transpose, on g in mb × nb blocks, whose local part lives in s.
+// The transpose's local part, column-major, is x's elements row-major, so
+// each local block is one Get of a patch of x straight into place, with the
+// local part's leading dimension.
+func getTransposed[T linalgElem](g *blacs.Grid, x *Array[T], p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
+	m, err := emptyTransposed[T](g, p0, p1, mb, nb, s)
+	if err != nil {
+		return nil, err
+	}
 	return m, refillTransposed(m, x)
+}
+
+// emptyTransposed is getTransposed without the reading.
+func emptyTransposed[T linalgElem](g *blacs.Grid, p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
+	pr, pc, myrow, mycol := g.Info()
+	lr, lc := scalapack.Numroc(p1, mb, myrow, 0, pr), scalapack.Numroc(p0, nb, mycol, 0, pc)
+	d, err := scalapack.NewDesc(g, p1, p0, mb, nb, 0, 0, max(1, lr))
+	if err != nil {
+		return nil, err
+	}
+	return &scalapack.Matrix[T]{Grid: g, Desc: d, Data: scratchOf[T](s, max(1, d.LLD*lc))}, nil
 }
 
 // refillTransposed reads x into m = xᵀ again. Other processes' parts are
 // mapped in first, in one call each rather than a page fault per page.
-func refillTransposed(m *scalapack.Matrix[float64], x *Array[float64]) error {
+func refillTransposed[T linalgElem](m *scalapack.Matrix[T], x *Array[T]) error {
 	for r := range Nnodes() {
 		if r != Nodeid() {
 			if err := x.seg.MapIn(r); err != nil {
@@ -76,7 +125,7 @@ func refillTransposed(m *scalapack.Matrix[float64], x *Array[float64]) error {
 }
 
 // putTransposed writes m = xᵀ back into x, one Put per local block.
-func putTransposed(m *scalapack.Matrix[float64], x *Array[float64]) error {
+func putTransposed[T linalgElem](m *scalapack.Matrix[T], x *Array[T]) error {
 	ld := []int{m.Desc.LLD}
 	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
 		return x.Put([]int{j0, i0}, []int{j0 + w - 1, i0 + h - 1}, m.Data[li+lj*ld[0]:], ld)
@@ -85,7 +134,7 @@ func putTransposed(m *scalapack.Matrix[float64], x *Array[float64]) error {
 
 // blocksAt calls f for every local block of m: its global corner and size and
 // its local corner.
-func blocksAt(m *scalapack.Matrix[float64], f func(i0, j0, h, w, li, lj int) error) error {
+func blocksAt[T linalgElem](m *scalapack.Matrix[T], f func(i0, j0, h, w, li, lj int) error) error {
 	pr, pc, myrow, mycol := m.Grid.Info()
 	lr, lc := m.LocalShape()
 	d := m.Desc
@@ -137,7 +186,7 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 		return err
 	}
 	if inPlace(a, b) {
-		return solveInPlace(how, trans, a, b)
+		return solveInPlace(op, how, trans, a, b)
 	}
 	var m *scalapack.Matrix[float64]
 	refill := func() error { return refillTransposed(m, a) }
@@ -146,11 +195,10 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 		if err != nil {
 			return err
 		}
-		sa, err := storageOf(a, workCopy(local), nil)
+		sa, err := storageOf(op, a, workCopy(local))
 		if err != nil {
 			return err
 		}
-		defer sa.exit()
 		m = sa.m
 		refill = func() error { copy(m.Data, local); return nil }
 	} else {
@@ -158,13 +206,12 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 		if err != nil {
 			return err
 		}
-		defer g.Exit()
 		nb := min(solverBlock, max(n, 1))
-		if m, err = getTransposed(g, a, nb, nb, &scratchA); err != nil {
+		if m, err = getTransposed(g, a, n, n, nb, nb, &scratchA); err != nil {
 			return err
 		}
 	}
-	y, err := getTransposed(m.Grid, b, min(m.Desc.MB, nrhs), m.Desc.MB, &scratchB)
+	y, err := getTransposed(m.Grid, b, n, nrhs, min(m.Desc.MB, nrhs), m.Desc.MB, &scratchB)
 	if err != nil {
 		return err
 	}
@@ -308,9 +355,8 @@ func SpdInvert(a *Array[float64]) error {
 	if err != nil {
 		return err
 	}
-	defer g.Exit()
 	nb := min(solverBlock, max(n, 1))
-	m, err := getTransposed(g, a, nb, nb, &scratchA)
+	m, err := getTransposed(g, a, n, n, nb, nb, &scratchA)
 	if err != nil {
 		return err
 	}

@@ -38,40 +38,22 @@ func inPlace(a, b *Array[float64]) bool {
 type storage struct {
 	grid *blacs.Grid
 	m    *scalapack.Matrix[float64] // nil on a process outside the grid
-	own  bool                       // the grid is this storage's to exit
 }
 
-func (s storage) exit() {
-	if s.own {
-		s.grid.Exit()
+// storageOf reads x's storage (data, or x's own when data is nil) as xᵀ, on
+// x's process grid transposed: P1 × P0, column-major.
+func storageOf(op string, x *Array[float64], data []float64) (storage, error) {
+	rows, cols := x.m.ProcGrid[1], x.m.ProcGrid[0]
+	g, err := grid(op, blacs.ColumnMajor, rows, cols)
+	if err != nil {
+		return storage{}, err
 	}
-}
-
-// storageOf reads x's storage (data, or x's own when data is nil) as xᵀ. Its
-// grid is x's process grid transposed: P1 × P0 for BlockCyclicGrid, the grid
-// of blocks for an array in equal blocks. It is made unless on is given (the
-// grid of an array on the same process grid).
-func storageOf(x *Array[float64], data []float64, on *blacs.Grid) (storage, error) {
-	var rows, cols int // the BLACS grid
-	if x.m.ProcGrid != nil {
-		rows, cols = x.m.ProcGrid[1], x.m.ProcGrid[0]
-	} else {
-		g := x.m.Grid()
-		rows, cols = g[1], g[0]
-	}
-	g, err := on, error(nil)
-	if g == nil {
-		if g, err = blacs.GridInit(Comm(), blacs.ColumnMajor, rows, cols); err != nil {
-			return storage{}, err
-		}
-	}
-	s := storage{grid: g, own: on == nil}
+	s := storage{grid: g}
 	if !g.In() {
 		return s, nil
 	}
 	if data == nil {
 		if data, err = x.localData(); err != nil {
-			s.exit()
 			return storage{}, err
 		}
 	}
@@ -83,7 +65,6 @@ func storageOf(x *Array[float64], data []float64, on *blacs.Grid) (storage, erro
 	mb, nb := x.m.BlockSize(1), x.m.BlockSize(0)
 	d, err := scalapack.NewDesc(g, m, n, mb, nb, 0, 0, max(1, dist.Numroc(m, mb, myrow, rows)))
 	if err != nil {
-		s.exit()
 		return storage{}, err
 	}
 	s.m = &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: data}
@@ -92,7 +73,7 @@ func storageOf(x *Array[float64], data []float64, on *blacs.Grid) (storage, erro
 
 // workCopy copies src into the solvers' scratch for A.
 func workCopy(src []float64) []float64 {
-	w := scratchA.floats(len(src))
+	w := scratchOf[float64](&scratchA, len(src))
 	copy(w, src)
 	return w
 }
@@ -106,21 +87,19 @@ const (
 
 // solveInPlace solves op(A)·X = B on the arrays' storage; B is overwritten
 // by X. It is collective; the caller has synchronized.
-func solveInPlace(how int, trans scalapack.Trans, a, b *Array[float64]) error {
+func solveInPlace(op string, how int, trans scalapack.Trans, a, b *Array[float64]) error {
 	local, err := a.localData()
 	if err != nil {
 		return err
 	}
-	sa, err := storageOf(a, workCopy(local), nil)
+	sa, err := storageOf(op, a, workCopy(local))
 	if err != nil {
 		return err
 	}
-	defer sa.exit()
-	sb, err := storageOf(b, nil, sa.grid)
+	sb, err := storageOf(op, b, nil)
 	if err != nil {
 		return err
 	}
-	defer sb.exit()
 	refill := func() error { copy(sa.m.Data, local); return nil }
 	if err := solveTransposed(how, trans, sa.m, sb.m, refill); err != nil {
 		return err
@@ -187,11 +166,10 @@ func invertTransposed(m *scalapack.Matrix[float64]) error {
 // spdInvertInPlace inverts A in its storage; on failure A is restored. It
 // is collective; the caller has synchronized.
 func spdInvertInPlace(a *Array[float64]) error {
-	sa, err := storageOf(a, nil, nil)
+	sa, err := storageOf("SpdInvert", a, nil)
 	if err != nil {
 		return err
 	}
-	defer sa.exit()
 	keep := workCopy(sa.m.Data)
 	if err := invertTransposed(sa.m); err != nil {
 		copy(sa.m.Data, keep)

@@ -21,18 +21,20 @@ const (
 	madvPopulateWrite = 23
 )
 
-// floats returns n float64s of s, growing it if needed. Their contents are
-// left from earlier use.
-func (s *scratch) floats(n int) []float64 {
+// scratchOf returns n elements of s, growing it if needed. Their contents
+// are left from earlier use.
+func scratchOf[T linalgElem](s *scratch, n int) []T {
 	if n == 0 {
 		return nil
 	}
-	if need := n * 8; len(s.mem) < need {
+	var z T
+	es := int(unsafe.Sizeof(z))
+	if need := n * es; len(s.mem) < need {
 		s.free()
 		size := (need + hugePage - 1) / hugePage * hugePage
 		mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 		if err != nil {
-			return make([]float64, n) // the heap still works, only slower
+			return make([]T, n) // the heap still works, only slower
 		}
 		// Advice, ignored where not offered: huge pages, faulted in now in
 		// one call (MADV_POPULATE_WRITE, Linux 5.14) rather than one by one.
@@ -40,7 +42,7 @@ func (s *scratch) floats(n int) []float64 {
 		_ = syscall.Madvise(mem, madvPopulateWrite)
 		s.mem = mem
 	}
-	return unsafe.Slice((*float64)(unsafe.Pointer(&s.mem[0])), n)
+	return unsafe.Slice((*T)(unsafe.Pointer(&s.mem[0])), n)
 }
 
 func (s *scratch) free() {
@@ -50,10 +52,12 @@ func (s *scratch) free() {
 	}
 }
 
-// The solvers' scratch: the factored matrix and the right-hand sides.
-var scratchA, scratchB scratch
+// The linear algebra's scratch, one per operand: the factored matrix (or A
+// of a product), the right-hand sides (or B), and C of a product.
+var scratchA, scratchB, scratchC scratch
 
 func freeScratch() {
 	scratchA.free()
 	scratchB.free()
+	scratchC.free()
 }

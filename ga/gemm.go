@@ -1,0 +1,95 @@
+package ga
+
+import "github.com/goga-hpc/goga/scalapack"
+
+// Gemm computes C = alpha·op(A)·op(B) + beta·C (GA_Dgemm, GA_Zgemm), where
+// op(X) is X for 'N' and Xᵀ for 'T', op(A) is m × k, op(B) k × n and C m × n.
+// The arrays are 2-D and at least that large; the operation uses their
+// leading patches, as GA does. C must be another array than A and B. It is
+// collective.
+//
+// The operands are read by Gets into block-cyclic matrices on a near-square
+// grid of every process, as the solvers do, multiplied there by PxGEMM, and C
+// written back. Where beta is 0, C is not read.
+func Gemm[T linalgElem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
+	const op = "Gemm"
+	for _, x := range []*Array[T]{a, b, c} {
+		if err := x.valid(op); err != nil {
+			return err
+		}
+	}
+	ta, tb = upper(ta), upper(tb)
+	if ta != 'N' && ta != 'T' {
+		return errorf(op, a.name, "ta %q; want 'N' or 'T'", ta)
+	}
+	if tb != 'N' && tb != 'T' {
+		return errorf(op, b.name, "tb %q; want 'N' or 'T'", tb)
+	}
+	if m < 1 || n < 1 || k < 1 {
+		return errorf(op, c.name, "m, n, k = %d, %d, %d; each must be at least 1", m, n, k)
+	}
+	if c == a || c == b {
+		return errorf(op, c.name, "C is also an operand")
+	}
+	// The leading patches: A is m × k (k × m for 'T'), B k × n (n × k).
+	ar, ac := m, k
+	if ta == 'T' {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if tb == 'T' {
+		br, bc = n, k
+	}
+	for _, s := range []struct {
+		x    *Array[T]
+		r, c int
+		what string
+	}{{a, ar, ac, "op(A) is m × k"}, {b, br, bc, "op(B) is k × n"}, {c, m, n, "C is m × n"}} {
+		if len(s.x.dims) != 2 || s.x.dims[0] < s.r || s.x.dims[1] < s.c {
+			return errorf(op, s.x.name, "dims %v: %s with m, n, k = %d, %d, %d, so it needs %d × %d", s.x.dims, s.what, m, n, k, s.r, s.c)
+		}
+	}
+	if err := Sync(); err != nil {
+		return err
+	}
+	g, err := solverGrid(op)
+	if err != nil {
+		return err
+	}
+	nb := solverBlock
+	// Cᵀ = alpha·op(B)ᵀ·op(A)ᵀ + beta·Cᵀ, on the transposes the Gets make.
+	at, err := getTransposed(g, a, ar, ac, nb, nb, &scratchA)
+	if err != nil {
+		return err
+	}
+	bt, err := getTransposed(g, b, br, bc, nb, nb, &scratchB)
+	if err != nil {
+		return err
+	}
+	var ct *scalapack.Matrix[T]
+	if beta == 0 {
+		ct, err = emptyTransposed[T](g, m, n, nb, nb, &scratchC)
+	} else {
+		ct, err = getTransposed(g, c, m, n, nb, nb, &scratchC)
+	}
+	if err != nil {
+		return err
+	}
+	if err := Sync(); err != nil { // everyone has read C before anyone writes it
+		return err
+	}
+	if err := scalapack.Gemm(scalapack.Trans(tb), scalapack.Trans(ta), alpha, bt, at, beta, ct); err != nil {
+		return err
+	}
+	if err := putTransposed(ct, c); err != nil {
+		return err
+	}
+	return Sync()
+}
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}

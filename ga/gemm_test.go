@@ -1,0 +1,177 @@
+package ga_test
+
+import (
+	"fmt"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/mpitest"
+)
+
+// TestGemm checks C = alpha·op(A)·op(B) + beta·C against the product
+// computed here, for both element types, every transpose pair, arrays larger
+// than the product (only their leading patches take part), GA's default and
+// block-cyclic layouts, and misuse.
+func TestGemm(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		mpitest.Must(t, ga.Init())
+		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		t.Run("float64", func(t *testing.T) { testGemm[float64](t) })
+		t.Run("complex128", func(t *testing.T) { testGemm[complex128](t) })
+		t.Run("misuse", testGemmMisuse)
+	})
+}
+
+func gemmVal[T float64 | complex128](r *rand.Rand) T {
+	var z T
+	if _, ok := any(z).(complex128); ok {
+		return any(complex(r.Float64()*2-1, r.Float64()*2-1)).(T)
+	}
+	return any(r.Float64()*2 - 1).(T)
+}
+
+func testGemm[T float64 | complex128](t *testing.T) {
+	np := ga.Nnodes()
+	// A slice, not a map: every rank must take the layouts in one order.
+	layouts := []struct {
+		name string
+		mk   func(name string, r, c int) (*ga.Array[T], error)
+	}{
+		{"default", func(name string, r, c int) (*ga.Array[T], error) {
+			return ga.Create[T](name, []int{r, c}, nil)
+		}},
+		{"blockcyclic", func(name string, r, c int) (*ga.Array[T], error) {
+			return ga.New[T](r, c).Name(name).BlockCyclicGrid([]int{4, 3}, []int{1, np}).Allocate()
+		}},
+	}
+	for _, l := range layouts {
+		lname, mk := l.name, l.mk
+		for _, c := range []struct{ m, n, k, extra int }{{1, 1, 1, 0}, {7, 5, 3, 2}, {33, 17, 40, 0}} {
+			for _, tr := range []string{"NN", "NT", "TN", "TT"} {
+				ta, tb := tr[0], tr[1]
+				name := fmt.Sprintf("%s/%dx%dx%d+%d/%s", lname, c.m, c.n, c.k, c.extra, tr)
+				r := rand.New(rand.NewPCG(uint64(c.m*100+c.k), uint64(ta+tb)))
+				// A's and B's shapes as stored, each padded by extra.
+				ar, ac := c.m, c.k
+				if ta == 'T' {
+					ar, ac = c.k, c.m
+				}
+				br, bc := c.k, c.n
+				if tb == 'T' {
+					br, bc = c.n, c.k
+				}
+				ar, ac, br, bc = ar+c.extra, ac+c.extra, br+c.extra, bc+c.extra
+				cr, cc := c.m+c.extra, c.n+c.extra
+				av, bv, cv := make([]T, ar*ac), make([]T, br*bc), make([]T, cr*cc)
+				for _, v := range [][]T{av, bv, cv} {
+					for i := range v {
+						v[i] = gemmVal[T](r)
+					}
+				}
+				a, err := mk("A", ar, ac)
+				mpitest.Must(t, err)
+				b, err := mk("B", br, bc)
+				mpitest.Must(t, err)
+				cg, err := mk("C", cr, cc)
+				mpitest.Must(t, err)
+				if ga.Nodeid() == 0 {
+					mpitest.Must(t, a.Put([]int{0, 0}, []int{ar - 1, ac - 1}, av, nil))
+					mpitest.Must(t, b.Put([]int{0, 0}, []int{br - 1, bc - 1}, bv, nil))
+					mpitest.Must(t, cg.Put([]int{0, 0}, []int{cr - 1, cc - 1}, cv, nil))
+				}
+				mpitest.Must(t, ga.Sync())
+				alpha, beta := T(2), T(0)
+				if c.extra > 0 {
+					beta = T(-0.5)
+				}
+				mpitest.Must(t, ga.Gemm(ta, tb, c.m, c.n, c.k, alpha, a, b, beta, cg))
+				got := make([]T, cr*cc)
+				mpitest.Must(t, cg.Get([]int{0, 0}, []int{cr - 1, cc - 1}, got, nil))
+				opA := func(i, l int) T {
+					if ta == 'T' {
+						return av[l*ac+i]
+					}
+					return av[i*ac+l]
+				}
+				opB := func(l, j int) T {
+					if tb == 'T' {
+						return bv[j*bc+l]
+					}
+					return bv[l*bc+j]
+				}
+				for i := range cr {
+					for j := range cc {
+						want := cv[i*cc+j]
+						if i < c.m && j < c.n {
+							var s T
+							for l := range c.k {
+								s += opA(i, l) * opB(l, j)
+							}
+							want = alpha*s + beta*want
+						}
+						if d := cmplx.Abs(toC(got[i*cc+j] - want)); d > 1e-12*float64(c.k) {
+							t.Fatalf("%s: C[%d][%d] = %v, want %v", name, i, j, got[i*cc+j], want)
+						}
+					}
+				}
+				mpitest.Must(t, ga.Sync())
+				for _, x := range []*ga.Array[T]{a, b, cg} {
+					mpitest.Must(t, x.Destroy())
+				}
+			}
+		}
+	}
+}
+
+func toC[T float64 | complex128](v T) complex128 {
+	switch x := any(v).(type) {
+	case complex128:
+		return x
+	case float64:
+		return complex(x, 0)
+	}
+	return 0
+}
+
+func testGemmMisuse(t *testing.T) {
+	a, err := ga.Create[float64]("A", []int{4, 3}, nil)
+	mpitest.Must(t, err)
+	b, err := ga.Create[float64]("B", []int{3, 5}, nil)
+	mpitest.Must(t, err)
+	c, err := ga.Create[float64]("C", []int{4, 5}, nil)
+	mpitest.Must(t, err)
+	mpitest.Must(t, c.Fill(7))
+	for _, bad := range []struct {
+		name    string
+		ta, tb  byte
+		m, n, k int
+		x       *ga.Array[float64]
+		array   string
+		mention string
+	}{
+		{"k too large for A", 'N', 'N', 4, 5, 4, c, "A", "needs 4 × 4"},
+		{"n too large for C", 'N', 'N', 4, 6, 3, c, "B", "needs 3 × 6"},
+		{"transposed A does not fit", 'T', 'N', 4, 5, 3, c, "A", "needs 3 × 4"},
+		{"bad ta", 'X', 'N', 4, 5, 3, c, "A", "ta"},
+		{"bad tb", 'N', 'Q', 4, 5, 3, c, "B", "tb"},
+		{"zero m", 'N', 'N', 0, 5, 3, c, "C", "at least 1"},
+		{"C is A", 'N', 'N', 4, 3, 3, a, "A", "also an operand"},
+	} {
+		err := ga.Gemm(bad.ta, bad.tb, bad.m, bad.n, bad.k, 1, a, b, 0, bad.x)
+		wantErr(t, bad.name, err, "Gemm", bad.array, nil, bad.mention)
+	}
+	// Nothing was written.
+	got := make([]float64, 20)
+	mpitest.Must(t, c.Get([]int{0, 0}, []int{3, 4}, got, nil))
+	for i, v := range got {
+		if v != 7 {
+			t.Fatalf("a refused Gemm changed C[%d] to %g", i, v)
+		}
+	}
+	mpitest.Must(t, ga.Sync())
+	for _, x := range []*ga.Array[float64]{a, b, c} {
+		mpitest.Must(t, x.Destroy())
+	}
+}
