@@ -11,7 +11,7 @@ import "github.com/goga-hpc/goga/scalapack"
 // The operands are read by Gets into block-cyclic matrices on a near-square
 // grid of every process, as the solvers do, multiplied there by PxGEMM, and C
 // written back. Where beta is 0, C is not read.
-func Gemm[T linalgElem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
+func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
 	const op = "Gemm"
 	for _, x := range []*Array[T]{a, b, c} {
 		if err := x.valid(op); err != nil {

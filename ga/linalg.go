@@ -81,15 +81,12 @@ func exitGrids() error {
 	return nil
 }
 
-// linalgElem is the element types ScaLAPACK works on.
-type linalgElem interface{ ~float64 | ~complex128 }
-
 // getTransposed reads the leading p0 × p1 patch of the 2-D array x into a new
 // matrix, its transpose, on g in mb × nb blocks, whose local part lives in s.
 // The transpose's local part, column-major, is x's elements row-major, so
 // each local block is one Get of a patch of x straight into place, with the
 // local part's leading dimension.
-func getTransposed[T linalgElem](g *blacs.Grid, x *Array[T], p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
+func getTransposed[T scalapack.Elem](g *blacs.Grid, x *Array[T], p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
 	m, err := emptyTransposed[T](g, p0, p1, mb, nb, s)
 	if err != nil {
 		return nil, err
@@ -98,7 +95,7 @@ func getTransposed[T linalgElem](g *blacs.Grid, x *Array[T], p0, p1, mb, nb int,
 }
 
 // emptyTransposed is getTransposed without the reading.
-func emptyTransposed[T linalgElem](g *blacs.Grid, p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
+func emptyTransposed[T scalapack.Elem](g *blacs.Grid, p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
 	pr, pc, myrow, mycol := g.Info()
 	lr, lc := scalapack.Numroc(p1, mb, myrow, 0, pr), scalapack.Numroc(p0, nb, mycol, 0, pc)
 	d, err := scalapack.NewDesc(g, p1, p0, mb, nb, 0, 0, max(1, lr))
@@ -110,7 +107,7 @@ func emptyTransposed[T linalgElem](g *blacs.Grid, p0, p1, mb, nb int, s *scratch
 
 // refillTransposed reads x into m = xᵀ again. Other processes' parts are
 // mapped in first, in one call each rather than a page fault per page.
-func refillTransposed[T linalgElem](m *scalapack.Matrix[T], x *Array[T]) error {
+func refillTransposed[T scalapack.Elem](m *scalapack.Matrix[T], x *Array[T]) error {
 	for r := range Nnodes() {
 		if r != Nodeid() {
 			if err := x.seg.MapIn(r); err != nil {
@@ -125,7 +122,7 @@ func refillTransposed[T linalgElem](m *scalapack.Matrix[T], x *Array[T]) error {
 }
 
 // putTransposed writes m = xᵀ back into x, one Put per local block.
-func putTransposed[T linalgElem](m *scalapack.Matrix[T], x *Array[T]) error {
+func putTransposed[T scalapack.Elem](m *scalapack.Matrix[T], x *Array[T]) error {
 	ld := []int{m.Desc.LLD}
 	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
 		return x.Put([]int{j0, i0}, []int{j0 + w - 1, i0 + h - 1}, m.Data[li+lj*ld[0]:], ld)
@@ -134,7 +131,7 @@ func putTransposed[T linalgElem](m *scalapack.Matrix[T], x *Array[T]) error {
 
 // blocksAt calls f for every local block of m: its global corner and size and
 // its local corner.
-func blocksAt[T linalgElem](m *scalapack.Matrix[T], f func(i0, j0, h, w, li, lj int) error) error {
+func blocksAt[T scalapack.Elem](m *scalapack.Matrix[T], f func(i0, j0, h, w, li, lj int) error) error {
 	pr, pc, myrow, mycol := m.Grid.Info()
 	lr, lc := m.LocalShape()
 	d := m.Desc

@@ -3,6 +3,8 @@ package ga
 import (
 	"syscall"
 	"unsafe"
+
+	"github.com/goga-hpc/goga/scalapack"
 )
 
 // scratch is memory the solvers copy matrices into, kept from one call to the
@@ -23,7 +25,7 @@ const (
 
 // scratchOf returns n elements of s, growing it if needed. Their contents
 // are left from earlier use.
-func scratchOf[T linalgElem](s *scratch, n int) []T {
+func scratchOf[T scalapack.Elem](s *scratch, n int) []T {
 	if n == 0 {
 		return nil
 	}
