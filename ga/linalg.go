@@ -129,19 +129,25 @@ func putTransposed[T scalapack.Elem](m *scalapack.Matrix[T], x *Array[T]) error 
 	})
 }
 
-// blocksAt calls f for every local block of m: its global corner and size and
-// its local corner.
+// blocksAt calls f for every local block of m, with its global corner and
+// size and its local corner; local blocks that are also neighbours in the
+// global matrix go as one (on a grid of one process row, a whole column of
+// blocks), so that the copies to and from arrays move longer runs.
 func blocksAt[T scalapack.Elem](m *scalapack.Matrix[T], f func(i0, j0, h, w, li, lj int) error) error {
 	pr, pc, myrow, mycol := m.Grid.Info()
 	lr, lc := m.LocalShape()
 	d := m.Desc
 	for lj := 0; lj < lc; lj += d.NB {
 		j0, w := scalapack.LocalToGlobal(lj, d.NB, mycol, d.CSrc, pc), min(d.NB, lc-lj)
-		for li := 0; li < lr; li += d.MB {
+		for li := 0; li < lr; {
 			i0, h := scalapack.LocalToGlobal(li, d.MB, myrow, d.RSrc, pr), min(d.MB, lr-li)
+			for li+h < lr && scalapack.LocalToGlobal(li+h, d.MB, myrow, d.RSrc, pr) == i0+h {
+				h += min(d.MB, lr-li-h)
+			}
 			if err := f(i0, j0, h, w, li, lj); err != nil {
 				return err
 			}
+			li += h
 		}
 	}
 	return nil
