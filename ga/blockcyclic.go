@@ -119,19 +119,26 @@ func (a *Array[T]) AccessBlock(i int) ([]T, []int, error) {
 // AccessBlockGrid is AccessBlock for the block at coordinates c in the grid of
 // blocks (NGA_Access_block_grid).
 func (a *Array[T]) AccessBlockGrid(c []int) ([]T, []int, error) {
-	if err := a.valid("AccessBlockGrid"); err != nil {
+	if err := a.checkBlockGrid("AccessBlockGrid", c); err != nil {
 		return nil, nil, err
+	}
+	return a.AccessBlock(a.m.Index(c))
+}
+
+func (a *Array[T]) checkBlockGrid(op string, c []int) error {
+	if err := a.valid(op); err != nil {
+		return err
 	}
 	g := a.m.Grid()
 	if len(c) != len(g) {
-		return nil, nil, errorf("AccessBlockGrid", a.name, "block coordinates %v for a %d-dimensional array", c, len(g))
+		return errorf(op, a.name, "block coordinates %v for a %d-dimensional array", c, len(g))
 	}
 	for d := range c {
 		if c[d] < 0 || c[d] >= g[d] {
-			return nil, nil, errorf("AccessBlockGrid", a.name, "block coordinates %v are outside the grid of blocks %v", c, g)
+			return errorf(op, a.name, "block coordinates %v are outside the grid of blocks %v", c, g)
 		}
 	}
-	return a.AccessBlock(a.m.Index(c))
+	return nil
 }
 
 // AccessBlockSegment returns all the elements this process stores, in place
@@ -151,9 +158,23 @@ func (a *Array[T]) ReleaseBlock(i int) error { return a.checkBlock("ReleaseBlock
 // ReleaseUpdateBlock ends an AccessBlock that wrote (NGA_Release_update_block).
 func (a *Array[T]) ReleaseUpdateBlock(i int) error { return a.checkBlock("ReleaseUpdateBlock", i) }
 
-// ReleaseBlockSegment ends an AccessBlockSegment (NGA_Release_block_segment
-// and NGA_Release_update_block_segment).
+// ReleaseBlockGrid ends an AccessBlockGrid that only read
+// (NGA_Release_block_grid).
+func (a *Array[T]) ReleaseBlockGrid(c []int) error { return a.checkBlockGrid("ReleaseBlockGrid", c) }
+
+// ReleaseUpdateBlockGrid ends an AccessBlockGrid that wrote
+// (NGA_Release_update_block_grid).
+func (a *Array[T]) ReleaseUpdateBlockGrid(c []int) error {
+	return a.checkBlockGrid("ReleaseUpdateBlockGrid", c)
+}
+
+// ReleaseBlockSegment ends an AccessBlockSegment that only read
+// (NGA_Release_block_segment).
 func (a *Array[T]) ReleaseBlockSegment() error { return a.valid("ReleaseBlockSegment") }
+
+// ReleaseUpdateBlockSegment ends an AccessBlockSegment that wrote
+// (NGA_Release_update_block_segment).
+func (a *Array[T]) ReleaseUpdateBlockSegment() error { return a.valid("ReleaseUpdateBlockSegment") }
 
 func (a *Array[T]) checkBlock(op string, i int) error {
 	if err := a.valid(op); err != nil {

@@ -655,7 +655,7 @@ func bcAccessWritesCase(t *testing.T, l bcLayout) {
 	for k := range seg {
 		seg[k]++
 	}
-	must(t, a.ReleaseBlockSegment())
+	must(t, a.ReleaseUpdateBlockSegment())
 	must(t, ga.Sync())
 	for k := range ref {
 		ref[k]++
@@ -733,6 +733,9 @@ func bcAccessWritesCase(t *testing.T, l bcLayout) {
 	wantErr(t, "AccessBlockGrid at -1", err, "AccessBlockGrid", name, nil, fmt.Sprint(neg))
 	wantErr(t, "ReleaseBlock(-1)", a.ReleaseBlock(-1), "ReleaseBlock", name, nil, "-1")
 	wantErr(t, "ReleaseUpdateBlock(TotalBlocks())", a.ReleaseUpdateBlock(nblk), "ReleaseUpdateBlock", name, nil, fmt.Sprint(nblk))
+	wantErr(t, "ReleaseBlockGrid past the grid of blocks", a.ReleaseBlockGrid(past), "ReleaseBlockGrid", name, nil, fmt.Sprint(past))
+	wantErr(t, "ReleaseUpdateBlockGrid with too many coordinates", a.ReleaseUpdateBlockGrid(long), "ReleaseUpdateBlockGrid", name, nil, fmt.Sprint(long))
+	must(t, a.ReleaseBlockGrid(make([]int, len(l.dims))))
 	must(t, ga.Sync())
 	sameElems(t, "after refused accesses", getAll(t, a), ref)
 	must(t, ga.Sync())

@@ -203,7 +203,10 @@
 //	NGA_Access_block_segment      a.AccessBlockSegment
 //	NGA_Release_block             a.ReleaseBlock
 //	NGA_Release_update_block      a.ReleaseUpdateBlock
+//	NGA_Release_block_grid        a.ReleaseBlockGrid
+//	NGA_Release_update_block_grid a.ReleaseUpdateBlockGrid
 //	NGA_Release_block_segment     a.ReleaseBlockSegment
+//	NGA_Release_update_block_segment a.ReleaseUpdateBlockSegment
 //	GA_Cluster_nnodes             ClusterNnodes
 //	GA_Cluster_nodeid             ClusterNodeid
 //	GA_Cluster_proc_nodeid        ClusterProcNodeid
