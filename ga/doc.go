@@ -141,10 +141,10 @@
 // survive; SpdInvert works in A itself), and B, when it has the same grid
 // and row blocks, is solved in its own storage. Any other operand is read by
 // one Get per block straight into a block-cyclic transpose on a near-square
-// grid of all processes (blocks of SetSolverBlockSize, default 64), and the
-// result written back by Puts. The copies live in memory kept between calls
-// (mapped with transparent huge pages), and the BLACS grids are kept, both
-// until Terminate.
+// grid of all processes (blocks of SetSolverBlockSize, default 32; Gemm's of
+// 64: for each the fastest measured), and the result written back by Puts.
+// The copies live in memory kept between calls (mapped with transparent huge
+// pages), and the BLACS grids are kept, both until Terminate.
 //
 // # GA C names
 //

@@ -3,13 +3,14 @@
 // with one-sided accumulates, and ga.LuSolve through ScaLAPACK.
 //
 //	make demo                                  # n = 2000 on 4 ranks
-//	bin/demo -np 4 -n 2000 -nb 64              # it starts mpirun itself
+//	bin/demo -np 4 -n 2000 -nb 32              # it starts mpirun itself
 //	bin/demo -np 2 -mm testdata/nonsym6.mtx    # solve A·x = A·ones for a Matrix Market A
 //	bin/demo -layout regular                   # GA's default distribution, copied to ScaLAPACK
 //	./mpirun.sh -np 4 bin/demo -n 1000         # or run it under mpirun
 //
 // By default A and b are block-cyclic arrays in ScaLAPACK's layout (nb × nb
-// blocks on a near-square grid), which LuSolve solves where they lie.
+// blocks on a near-square grid), which LuSolve solves where they lie; nb also
+// sets the block size LuSolve copies other layouts into.
 //
 // It prints the process grid, the solve time, ScaLAPACK's scaled residual
 // ||A·x − b|| / (||A||·||x||·n·eps) (below 16 is a pass), and the first
@@ -31,7 +32,7 @@ import (
 
 var (
 	n  = flag.Int("n", 2000, "order of the generated matrix")
-	nb = flag.Int("nb", 64, "ScaLAPACK block size")
+	nb = flag.Int("nb", 32, "ScaLAPACK block size")
 	np = flag.Int("np", 4, "number of ranks, when the demo starts mpirun itself")
 	mm = flag.String("mm", "", "solve with this Matrix Market matrix instead of the generated one")
 
