@@ -297,29 +297,27 @@
 //	acc_2d_MBps                      8388608  3.62e+04 2.354e+04  MB/s   1.54
 //	read_inc_aggregate_Mops                2     10.13     3.217  Mop/s  3.15
 //	sync_us                                2    0.5301    0.5549  us     1.05
-//	dgemm_GFlops                        1000     36.22     21.11  GF/s   1.72
-//	dgemm_GFlops                        2000     49.69     37.23  GF/s   1.33
-//	lu_solve_s                          1000   0.02399    0.0411  s      1.71
-//	lu_solve_s                          2000   0.08747   0.08192  s      0.94
+//	dgemm_GFlops                        1000     26.85     19.29  GF/s   1.39
+//	dgemm_GFlops                        2000     44.24     34.07  GF/s   1.30
+//	lu_solve_s                          1000   0.01728   0.04513  s      2.61
+//	lu_solve_s                          2000   0.08127   0.08437  s      1.04
 //
-// The linear algebra rows (9 alternate runs, measured later the same day)
-// run gabench.c's sequence on n × n arrays with the default distribution:
-// dgemm, then LuSolve of a 1 + n·I system with one right-hand side. Order
-// matters: the product reads A first, in both programs, so that the solve
-// finds the pages and the BLAS warm; GA C's lu_solve without the dgemm
-// before it takes 0.162 s at n = 2000 (goga's first-touch solve: 0.100 s).
-// The same solve on BlockCyclicGrid arrays, in place (gabench's
-// lu_solve_inplace_s), takes 0.0147 s and 0.0720 s: 2.79x and 1.10x GA C's
-// lu_solve, and 1.03x and 0.97x the same system solved by scalapack.Gesv
-// directly on ScaLAPACK matrices (scalapack_gesv_s), i.e. within 3%.
+// The linear algebra rows (11 alternate runs, measured later the same day, on
+// a busier machine) run gabench.c's sequence on n × n arrays with the default
+// distribution: dgemm, then LuSolve of a 1 + n·I system with one right-hand
+// side. Order matters: the product reads A first, in both programs, so that
+// the solve finds the pages and the C heap warm; GA C's lu_solve without the
+// dgemm before it takes 0.158 s at n = 2000. LuSolve's copies are in 32 × 32
+// blocks (64 measured 0.088 s at n = 2000). The same solve on BlockCyclicGrid
+// arrays, in place (gabench's lu_solve_inplace_s), is 3.73x and 1.18x GA C's
+// lu_solve, and 1.03x and 0.95x (that is, within 5%) the same system solved
+// by scalapack.Gesv directly on ScaLAPACK matrices (scalapack_gesv_s); its
+// overhead is the local copy of A that the factorization overwrites.
 //
 // Small transfers take a third of GA C's time: a patch that one process owns
 // moves with one memory copy (or one strided copy) and no allocation, where GA
 // goes through ARMCI-MPI and MPI_Put. Read-increment is a CPU atomic (3x);
 // sync is a shared-memory barrier (on par). Targets missed: contiguous put
 // and get of 2 and 8 MiB run at 0.90-0.97 of GA C's bandwidth (one memcpy
-// between two processes either way; see armci's documentation), and
-// lu_solve_s at n = 2000 at 0.94: the Gets into ScaLAPACK's layout and the
-// first factorization of that size (ScaLAPACK's own buffers) cost about 10
-// ms beyond the 72 ms solve.
+// between two processes either way; see armci's documentation).
 package ga
