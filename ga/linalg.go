@@ -201,11 +201,9 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 		if err != nil {
 			return err
 		}
-		sa, err := storageOf(op, a, workCopy(local))
-		if err != nil {
+		if m, err = storageOf(op, a, workCopy(local)); err != nil {
 			return err
 		}
-		m = sa.m
 		refill = func() error { copy(m.Data, local); return nil }
 	} else {
 		g, err := solverGrid(op)

@@ -33,28 +33,18 @@ func inPlace(a, b *Array[float64]) bool {
 	return b == nil || slices.Equal(b.m.ProcGrid, g) && b.m.BlockSize(0) == a.m.BlockSize(0)
 }
 
-// storage is an array's storage seen by ScaLAPACK as the transpose, on the
-// grid it lives on.
-type storage struct {
-	grid *blacs.Grid
-	m    *scalapack.Matrix[float64] // nil on a process outside the grid
-}
-
 // storageOf reads x's storage (data, or x's own when data is nil) as xᵀ, on
-// x's process grid transposed: P1 × P0, column-major.
-func storageOf(op string, x *Array[float64], data []float64) (storage, error) {
+// x's process grid transposed: P1 × P0, column-major, which holds every
+// process.
+func storageOf(op string, x *Array[float64], data []float64) (*scalapack.Matrix[float64], error) {
 	rows, cols := x.m.ProcGrid[1], x.m.ProcGrid[0]
 	g, err := grid(op, blacs.ColumnMajor, rows, cols)
 	if err != nil {
-		return storage{}, err
-	}
-	s := storage{grid: g}
-	if !g.In() {
-		return s, nil
+		return nil, err
 	}
 	if data == nil {
 		if data, err = x.localData(); err != nil {
-			return storage{}, err
+			return nil, err
 		}
 	}
 	if len(data) == 0 {
@@ -65,10 +55,9 @@ func storageOf(op string, x *Array[float64], data []float64) (storage, error) {
 	mb, nb := x.m.BlockSize(1), x.m.BlockSize(0)
 	d, err := scalapack.NewDesc(g, m, n, mb, nb, 0, 0, max(1, dist.Numroc(m, mb, myrow, rows)))
 	if err != nil {
-		return storage{}, err
+		return nil, err
 	}
-	s.m = &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: data}
-	return s, nil
+	return &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: data}, nil
 }
 
 // workCopy copies src into the solvers' scratch for A.
@@ -100,8 +89,8 @@ func solveInPlace(op string, how int, trans scalapack.Trans, a, b *Array[float64
 	if err != nil {
 		return err
 	}
-	refill := func() error { copy(sa.m.Data, local); return nil }
-	if err := solveTransposed(how, trans, sa.m, sb.m, refill); err != nil {
+	refill := func() error { copy(sa.Data, local); return nil }
+	if err := solveTransposed(how, trans, sa, sb, refill); err != nil {
 		return err
 	}
 	return Sync()
@@ -170,9 +159,9 @@ func spdInvertInPlace(a *Array[float64]) error {
 	if err != nil {
 		return err
 	}
-	keep := workCopy(sa.m.Data)
-	if err := invertTransposed(sa.m); err != nil {
-		copy(sa.m.Data, keep)
+	keep := workCopy(sa.Data)
+	if err := invertTransposed(sa); err != nil {
+		copy(sa.Data, keep)
 		return err
 	}
 	return mirrorUpper(a)
