@@ -232,11 +232,3 @@ func (a *Array[T]) Inquire() (typ string, dims []int) {
 	var z T
 	return fmt.Sprintf("%T", z), a.Dims()
 }
-
-func volume(lo, hi []int) int {
-	n := 1
-	for d := range lo {
-		n *= hi[d] - lo[d] + 1
-	}
-	return n
-}

@@ -202,30 +202,20 @@ func (a *Array[T]) blockData(i int) ([]T, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	nd := len(a.dims)
-	pitch := make([]int, nd)
-	_, off := a.m.Place(a.m.BlockCoords(i), pitch)
-	return local[off:], pitchToLd(pitch), nil
-}
-
-// pitchToLd turns element pitches into GA's leading dimensions.
-func pitchToLd(pitch []int) []int {
-	ld := make([]int, len(pitch)-1)
-	for d := range ld {
-		ld[d] = pitch[d] / pitch[d+1]
-	}
-	return ld
+	ext := make([]int, len(a.dims))
+	_, off := a.m.Place(a.m.BlockCoords(i), nil, ext)
+	return local[off:], ext[1:], nil
 }
 
 // storedBlocks calls f for every block this process owns, with its patch, the
 // element offset of its corner in the local storage, and the storage's
-// pitches.
-func (a *Array[T]) storedBlocks(f func(lo, hi []int, off int, pitch []int) error) error {
-	pitch := make([]int, len(a.dims))
+// extents (ext[1:] are GA's leading dimensions).
+func (a *Array[T]) storedBlocks(f func(lo, hi []int, off int, ext []int) error) error {
+	ext := make([]int, len(a.dims))
 	for _, i := range a.own {
-		_, off := a.m.Place(a.m.BlockCoords(i), pitch)
+		_, off := a.m.Place(a.m.BlockCoords(i), nil, ext)
 		lo, hi := a.m.Patch(i)
-		if err := f(lo, hi, off, pitch); err != nil {
+		if err := f(lo, hi, off, ext); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goga-hpc/goga/internal/dist"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -72,8 +73,8 @@ func Copy[T Elem](a, b *Array[T]) error {
 	if a == b {
 		return errorf("Copy", a.name, "source and destination are the same array")
 	}
-	if total(a.dims) != total(b.dims) {
-		return errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, total(b.dims), a.name, total(a.dims))
+	if dist.Product(a.dims) != dist.Product(b.dims) {
+		return errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, dist.Product(b.dims), a.name, dist.Product(a.dims))
 	}
 	return b.collective("Copy", func(local []T) error {
 		return a.gatherInto(b, local)
@@ -84,9 +85,9 @@ func Copy[T Elem](a, b *Array[T]) error {
 // a at the same positions in C order.
 func (a *Array[T]) gatherInto(b *Array[T], local []T) error {
 	same := slices.Equal(a.dims, b.dims)
-	return b.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
+	return b.storedBlocks(func(lo, hi []int, off int, ext []int) error {
 		if same {
-			return a.Get(lo, hi, local[off:], pitchToLd(pitch))
+			return a.Get(lo, hi, local[off:], ext[1:])
 		}
 		// Different shapes: walk the block in runs along its last dimension
 		// and fetch each run from a by linear position.
@@ -94,10 +95,14 @@ func (a *Array[T]) gatherInto(b *Array[T], local []T) error {
 		run := hi[nd-1] - lo[nd-1] + 1
 		sub := slices.Clone(lo)
 		for {
-			at := off
-			for d := range nd - 1 {
-				at += (sub[d] - lo[d]) * pitch[d]
+			at := 0 // the run's offset in the block, row-major over ext
+			for d := range nd {
+				at *= ext[d]
+				if d < nd-1 {
+					at += sub[d] - lo[d]
+				}
 			}
+			at += off
 			if err := a.getLinear(linear(b.dims, sub), local[at:at+run]); err != nil {
 				return err
 			}
@@ -121,7 +126,7 @@ func (a *Array[T]) getLinear(lin int, dst []T) error {
 	nd := len(a.dims)
 	last := a.dims[nd-1]
 	for len(dst) > 0 {
-		sub := unlinear(a.dims, lin)
+		sub := dist.Unravel(a.dims, lin)
 		n := min(len(dst), last-sub[nd-1])
 		hi := slices.Clone(sub)
 		hi[nd-1] += n - 1
@@ -133,29 +138,12 @@ func (a *Array[T]) getLinear(lin int, dst []T) error {
 	return nil
 }
 
-func total(dims []int) int {
-	n := 1
-	for _, x := range dims {
-		n *= x
-	}
-	return n
-}
-
 func linear(dims, sub []int) int {
 	l := 0
 	for d := range dims {
 		l = l*dims[d] + sub[d]
 	}
 	return l
-}
-
-func unlinear(dims []int, l int) []int {
-	sub := make([]int, len(dims))
-	for d := len(dims) - 1; d >= 0; d-- {
-		sub[d] = l % dims[d]
-		l /= dims[d]
-	}
-	return sub
 }
 
 // sameShape checks that arrays have one shape, for Add and Dot.
@@ -180,8 +168,8 @@ func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
 		return x.localData()
 	}
 	buf := make([]T, n)
-	return buf, c.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
-		return x.Get(lo, hi, buf[off:], pitchToLd(pitch))
+	return buf, c.storedBlocks(func(lo, hi []int, off int, ext []int) error {
+		return x.Get(lo, hi, buf[off:], ext[1:])
 	})
 }
 
@@ -299,14 +287,14 @@ func (a *Array[T]) Fprint(w io.Writer) error {
 		for d := range hi {
 			hi[d] = a.dims[d] - 1
 		}
-		buf := make([]T, total(a.dims))
+		buf := make([]T, dist.Product(a.dims))
 		if err := a.Get(lo, hi, buf, nil); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "global array %s\n", a)
 		last := a.dims[len(a.dims)-1]
 		for off := 0; off < len(buf); off += last {
-			sub := unlinear(a.dims, off)
+			sub := dist.Unravel(a.dims, off)
 			fmt.Fprintf(w, "%v:", sub[:len(sub)-1])
 			for _, v := range buf[off : off+last] {
 				fmt.Fprintf(w, " %v", v)

@@ -39,20 +39,16 @@ func blockIndex(s []int, i int) int {
 }
 
 // located is where a single-block patch lives: the owner, the element offset
-// of the patch's corner in its storage, and the storage's pitches.
+// of the patch's corner in its storage, and the storage's extents.
 type located struct {
 	rank, off int
-	pitch     [MaxDim]int
+	ext       [MaxDim]int
 }
 
 func (a *Array[T]) locate(c [MaxDim]int, lo []int) located {
 	nd := len(a.dims)
 	var l located
-	l.rank, l.off = a.m.Place(c[:nd], l.pitch[:nd])
-	for d := range nd {
-		blo, _ := a.m.BlockRange(d, c[d])
-		l.off += (lo[d] - blo) * l.pitch[d]
-	}
+	l.rank, l.off = a.m.Place(c[:nd], lo, l.ext[:nd])
 	return l
 }
 
@@ -64,7 +60,7 @@ func (a *Array[T]) contiguous(l *located, lo, hi, ld []int) bool {
 	spanning := false
 	for d := range lo {
 		if spanning {
-			ext := l.pitch[d-1] / l.pitch[d]
+			ext := l.ext[d]
 			if hi[d]-lo[d]+1 != ext || (ld != nil && ld[d-1] != ext) {
 				return false
 			}
@@ -120,9 +116,10 @@ var stridedPool = sync.Pool{New: func() any { return new(stridedBuf) }}
 // as one armci strided call.
 func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, ld []int, alpha T) (bool, error) {
 	nd := len(a.dims)
-	var lpitch [MaxDim]int
-	lpitch[nd-1] = 1
+	var lpitch, rpitch [MaxDim]int
+	lpitch[nd-1], rpitch[nd-1] = 1, 1
 	for d := nd - 2; d >= 0; d-- {
+		rpitch[d] = rpitch[d+1] * l.ext[d+1]
 		n := hi[d+1] - lo[d+1] + 1
 		if ld != nil {
 			if len(ld) != nd-1 || ld[d] < n {
@@ -146,7 +143,7 @@ func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, ld []i
 		sb.count[k] = hi[d] - lo[d] + 1
 		if k > 0 {
 			sb.local[k-1] = lpitch[d] * a.es
-			sb.remote[k-1] = l.pitch[d] * a.es
+			sb.remote[k-1] = rpitch[d] * a.es
 		}
 	}
 	sb.count[0] *= a.es

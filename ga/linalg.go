@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/internal/dist"
 	"github.com/goga-hpc/goga/scalapack"
 )
 
@@ -100,7 +101,7 @@ func getTransposed[T scalapack.Elem](g *blacs.Grid, x *Array[T], p0, p1, mb, nb 
 // emptyTransposed is getTransposed without the reading.
 func emptyTransposed[T scalapack.Elem](g *blacs.Grid, p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
 	pr, pc, myrow, mycol := g.Info()
-	lr, lc := scalapack.Numroc(p1, mb, myrow, 0, pr), scalapack.Numroc(p0, nb, mycol, 0, pc)
+	lr, lc := dist.Numroc(p1, mb, myrow, 0, pr), dist.Numroc(p0, nb, mycol, 0, pc)
 	d, err := scalapack.NewDesc(g, p1, p0, mb, nb, 0, 0, max(1, lr))
 	if err != nil {
 		return nil, err
@@ -282,25 +283,10 @@ func symmetric(a *Array[float64]) (bool, error) {
 		return false, err
 	}
 	ok := int32(1)
-	err := a.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
-		local, err := a.localData()
-		if err != nil {
-			return err
+	err := withMirrors(a, func(i, j int, v *float64, mirror float64) {
+		if *v != mirror {
+			ok = 0
 		}
-		h := hi[0] - lo[0] + 1
-		tr := make([]float64, (hi[1]-lo[1]+1)*h)
-		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
-			return err
-		}
-		for i := lo[0]; i <= hi[0] && ok == 1; i++ {
-			for j := lo[1]; j <= hi[1]; j++ {
-				if local[off+(i-lo[0])*pitch[0]+(j-lo[1])] != tr[(j-lo[1])*h+(i-lo[0])] {
-					ok = 0
-					break
-				}
-			}
-		}
-		return nil
 	})
 	if err != nil {
 		return false, err
@@ -314,14 +300,24 @@ func symmetric(a *Array[float64]) (bool, error) {
 
 // mirror makes the square array a symmetric from one triangle (the upper one
 // if upper, else the lower): every process fills the other triangle's entries
-// of its blocks from the mirror patches, read in one Get each. Nobody writes
-// the triangle that is read. It is collective; the caller has synchronized.
+// of its blocks from the mirror patches. Nobody writes the triangle that is
+// read. It is collective; the caller has synchronized.
 func mirror(a *Array[float64], upper bool) error {
-	return a.storedBlocks(func(lo, hi []int, off int, pitch []int) error {
-		local, err := a.localData()
-		if err != nil {
-			return err
+	return withMirrors(a, func(i, j int, v *float64, mirror float64) {
+		if (upper && j < i) || (!upper && j > i) {
+			*v = mirror
 		}
+	})
+}
+
+// withMirrors calls f for every element (i, j) this process stores of the
+// square array a, in place, with a[j][i], read in one Get per block.
+func withMirrors(a *Array[float64], f func(i, j int, v *float64, mirror float64)) error {
+	local, err := a.localData()
+	if err != nil {
+		return err
+	}
+	return a.storedBlocks(func(lo, hi []int, off int, ext []int) error {
 		h := hi[0] - lo[0] + 1
 		tr := make([]float64, (hi[1]-lo[1]+1)*h)
 		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
@@ -329,9 +325,7 @@ func mirror(a *Array[float64], upper bool) error {
 		}
 		for i := lo[0]; i <= hi[0]; i++ {
 			for j := lo[1]; j <= hi[1]; j++ {
-				if (upper && j < i) || (!upper && j > i) {
-					local[off+(i-lo[0])*pitch[0]+(j-lo[1])] = tr[(j-lo[1])*h+(i-lo[0])]
-				}
+				f(i, j, &local[off+(i-lo[0])*ext[1]+(j-lo[1])], tr[(j-lo[1])*h+(i-lo[0])])
 			}
 		}
 		return nil

@@ -53,7 +53,7 @@ func storageOf(op string, x *Array[float64], data []float64) (*scalapack.Matrix[
 	_, _, myrow, _ := g.Info()
 	m, n := x.dims[1], x.dims[0]
 	mb, nb := x.m.BlockSize(1), x.m.BlockSize(0)
-	d, err := scalapack.NewDesc(g, m, n, mb, nb, 0, 0, max(1, dist.Numroc(m, mb, myrow, rows)))
+	d, err := scalapack.NewDesc(g, m, n, mb, nb, 0, 0, max(1, dist.Numroc(m, mb, myrow, 0, rows)))
 	if err != nil {
 		return nil, err
 	}

@@ -121,7 +121,7 @@ func (a *Array[T]) Access(lo, hi []int) ([]T, []int, error) {
 		return nil, nil, err
 	}
 	l := a.locate(c, lo)
-	return local[l.off:], pitchToLd(l.pitch[:len(lo)]), nil
+	return local[l.off:], slices.Clone(l.ext[1:len(lo)]), nil
 }
 
 // AccessLocal returns this process's whole block in place, with its patch and

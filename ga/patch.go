@@ -98,15 +98,15 @@ func (a *Array[T]) pieces(lo, hi, pitch []int, f func(pc piece) error) error {
 // place returns the owner of the element at sub and its element offset in the
 // owner's storage, and fills pitch with the storage's pitches there.
 func (a *Array[T]) place(sub, pitch []int) (rank, off int) {
-	var c [MaxDim]int
+	var c, ext [MaxDim]int
 	nd := len(sub)
 	for d := range nd {
 		c[d] = a.m.BlockOf(d, sub[d])
 	}
-	rank, off = a.m.Place(c[:nd], pitch)
-	for d := range nd {
-		lo, _ := a.m.BlockRange(d, c[d])
-		off += (sub[d] - lo) * pitch[d]
+	rank, off = a.m.Place(c[:nd], sub, ext[:nd])
+	pitch[nd-1] = 1
+	for d := nd - 2; d >= 0; d-- {
+		pitch[d] = pitch[d+1] * ext[d+1]
 	}
 	return rank, off
 }

@@ -20,7 +20,7 @@ func NewCyclic(dims, block []int, nproc int) (Map, error) {
 		r := i % nproc
 		m.offset[i] = next[r]
 		lo, hi := m.Patch(i)
-		next[r] += volume(lo, hi)
+		next[r] += Volume(lo, hi)
 	}
 	return m, nil
 }
@@ -75,33 +75,35 @@ func (m Map) BlockSize(d int) int {
 }
 
 // Place returns the owner of the block at coordinates c and the element
-// offset of the block's first element in the owner's storage, and fills
-// pitch (one entry per dimension) with the distance in elements between
-// neighbours along each dimension there.
-func (m Map) Place(c, pitch []int) (rank, off int) {
-	nd := len(m.Starts)
+// offset, in the owner's storage, of the block's element at global indices at
+// (nil: the block's first element), and fills ext (one entry per dimension)
+// with the extents of the storage that holds the block, row-major: the
+// block's own, or for a ProcGrid map the owner's whole local array.
+func (m *Map) Place(c, at, ext []int) (rank, off int) {
 	if m.ProcGrid == nil {
-		pitch[nd-1] = 1
-		for d := nd - 2; d >= 0; d-- {
-			lo, hi := m.BlockRange(d+1, c[d+1])
-			pitch[d] = pitch[d+1] * (hi - lo + 1)
+		i := 0
+		for d, s := range m.Starts {
+			lo, hi := m.BlockRange(d, c[d])
+			ext[d] = hi - lo + 1
+			off *= ext[d]
+			if at != nil {
+				off += at[d] - lo
+			}
+			i = i*len(s) + c[d]
 		}
-		i := m.Index(c)
 		if m.Cyclic > 0 {
-			return i % m.Cyclic, m.offset[i]
+			return i % m.Cyclic, m.offset[i] + off
 		}
-		return i, 0
+		return i, off
 	}
-	pitch[nd-1] = 1
-	for d := nd - 1; d >= 0; d-- {
-		p, b := m.ProcGrid[d], m.BlockSize(d)
-		if d > 0 {
-			pitch[d-1] = pitch[d] * Numroc(m.Dims[d], b, c[d]%p, p)
+	for d, p := range m.ProcGrid {
+		b := m.BlockSize(d)
+		ext[d] = Numroc(m.Dims[d], b, c[d]%p, 0, p)
+		off = off*ext[d] + c[d]/p*b
+		if at != nil {
+			off += at[d] - c[d]*b
 		}
-		off += c[d] / p * b * pitch[d]
-	}
-	for d := range nd {
-		rank = rank*m.ProcGrid[d] + c[d]%m.ProcGrid[d]
+		rank = rank*p + c[d]%p
 	}
 	return rank, off
 }
@@ -116,14 +118,14 @@ func (m Map) LocalSize(rank int) int {
 		}
 		n := 1
 		for d, p := range m.ProcGrid {
-			n *= Numroc(m.Dims[d], m.BlockSize(d), c[d], p)
+			n *= Numroc(m.Dims[d], m.BlockSize(d), c[d], 0, p)
 		}
 		return n
 	case m.Cyclic > 0:
 		n := 0
 		for _, i := range m.LocalBlocks(rank) {
 			lo, hi := m.Patch(i)
-			n += volume(lo, hi)
+			n += Volume(lo, hi)
 		}
 		return n
 	}
@@ -131,7 +133,7 @@ func (m Map) LocalSize(rank int) int {
 	if !ok {
 		return 0
 	}
-	return volume(lo, hi)
+	return Volume(lo, hi)
 }
 
 // LocalBlocks returns the indices of the blocks rank owns, ascending.
@@ -166,39 +168,44 @@ func (m Map) LocalBlocks(rank int) []int {
 	return out
 }
 
-// Numroc is ScaLAPACK's NUMROC with the first block on process 0: how many
-// of n indices, dealt in blocks of nb over np processes, process p holds.
-func Numroc(n, nb, p, np int) int {
-	full := n / nb
-	k := full / np * nb
-	switch extra := full % np; {
-	case p < extra:
-		k += nb
-	case p == extra:
-		k += n % nb
+// Numroc is ScaLAPACK's NUMROC: how many of n indices, dealt in blocks of nb
+// over nprocs processes from process isrc on, process iproc holds. Package
+// scalapack exports it, checked against the library's own.
+func Numroc(n, nb, iproc, isrc, nprocs int) int {
+	mydist := (nprocs + iproc - isrc) % nprocs
+	nblocks := n / nb
+	num := nblocks / nprocs * nb
+	switch extra := nblocks % nprocs; {
+	case mydist < extra:
+		num += nb
+	case mydist == extra:
+		num += n % nb
 	}
-	return k
+	return num
 }
 
-func product(x []int) int {
+// Product is the number of elements of an array of extents dims.
+func Product(dims []int) int {
 	n := 1
-	for _, v := range x {
+	for _, v := range dims {
 		n *= v
 	}
 	return n
 }
 
-// unravel returns the row-major coordinates of i in a grid of extents g.
-func unravel(g []int, i int) []int {
-	c := make([]int, len(g))
-	for d := len(g) - 1; d >= 0; d-- {
-		c[d] = i % g[d]
-		i /= g[d]
+// Unravel returns the row-major (C order) coordinates of linear position i
+// in an array of extents dims.
+func Unravel(dims []int, i int) []int {
+	c := make([]int, len(dims))
+	for d := len(dims) - 1; d >= 0; d-- {
+		c[d] = i % dims[d]
+		i /= dims[d]
 	}
 	return c
 }
 
-func volume(lo, hi []int) int {
+// Volume is the number of elements of the patch [lo, hi].
+func Volume(lo, hi []int) int {
 	n := 1
 	for d := range lo {
 		n *= hi[d] - lo[d] + 1

@@ -93,10 +93,10 @@ func (m Map) BlockCyclic() bool { return m.Cyclic > 0 || m.ProcGrid != nil }
 func (m Map) Coords(rank int) ([]int, bool) {
 	switch {
 	case m.ProcGrid != nil:
-		if rank < 0 || rank >= product(m.ProcGrid) {
+		if rank < 0 || rank >= Product(m.ProcGrid) {
 			return nil, false
 		}
-		return unravel(m.ProcGrid, rank), true
+		return Unravel(m.ProcGrid, rank), true
 	case m.Cyclic > 0 || rank < 0 || rank >= m.Blocks():
 		return nil, false
 	}
@@ -104,7 +104,7 @@ func (m Map) Coords(rank int) ([]int, bool) {
 }
 
 // BlockCoords returns the coordinates of block i in the grid of blocks.
-func (m Map) BlockCoords(i int) []int { return unravel(m.Grid(), i) }
+func (m Map) BlockCoords(i int) []int { return Unravel(m.Grid(), i) }
 
 // Index returns the index of the block at coordinates c.
 func (m Map) Index(c []int) int {
