@@ -237,87 +237,90 @@
 // "Turin-like" virtual processor, 24 GiB, Debian 12, Open MPI 4.1.4, Go 1.26),
 // 2 ranks on one node, `make bench`: cmd/gabench against the reference
 // ../shared/anchor/gabench.c over the GA C library 5.8 (Debian, over
-// ARMCI-MPI), run alternately 7 times, medians. Speedup above 1 means goga is
-// faster. Rank 0 moves data into rank 1's block.
+// ARMCI-MPI), run alternately 7 times, medians, while the machine was busy
+// (both programs ran some 1.5x slower than when quiet; read the ratios).
+// Speedup above 1 means goga is faster. Rank 0 moves data into rank 1's
+// block.
 //
 //	metric                             bytes      goga      GA C  unit  goga speedup
-//	put_contig_us                          8   0.05948    0.1962  us     3.30
-//	put_contig_us                         64   0.05905    0.1845  us     3.12
-//	put_contig_us                        512   0.06202    0.1866  us     3.01
-//	put_contig_us                       4096   0.08858    0.2265  us     2.56
-//	put_contig_us                      32768     0.552    0.4624  us     0.84
-//	put_contig_us                     262144     3.545     3.568  us     1.01
-//	put_contig_MBps                   262144 7.394e+04 7.346e+04  MB/s   1.01
-//	put_contig_us                    2097152     99.86     94.78  us     0.95
-//	put_contig_MBps                  2097152   2.1e+04 2.213e+04  MB/s   0.95
-//	put_contig_us                    8388608     950.1     910.4  us     0.96
-//	put_contig_MBps                  8388608      8829      9215  MB/s   0.96
-//	get_contig_us                          8     0.103    0.3027  us     2.94
-//	get_contig_us                         64    0.1104    0.3075  us     2.79
-//	get_contig_us                        512    0.1111    0.3025  us     2.72
-//	get_contig_us                       4096    0.1793    0.3354  us     1.87
-//	get_contig_us                      32768    0.5944    0.6097  us     1.03
-//	get_contig_us                     262144      2.74     3.002  us     1.10
-//	get_contig_MBps                   262144 9.566e+04 8.732e+04  MB/s   1.10
-//	get_contig_us                    2097152     49.08     44.23  us     0.90
-//	get_contig_MBps                  2097152 4.273e+04 4.742e+04  MB/s   0.90
-//	get_contig_us                    8388608     206.5     200.5  us     0.97
-//	get_contig_MBps                  8388608 4.062e+04 4.185e+04  MB/s   0.97
-//	acc_contig_us                          8   0.05892    0.2297  us     3.90
-//	acc_contig_us                         64   0.05766    0.2182  us     3.78
-//	acc_contig_us                        512   0.06194     0.227  us     3.66
-//	acc_contig_us                       4096   0.08656    0.2664  us     3.08
-//	acc_contig_us                      32768    0.5011    0.7076  us     1.41
-//	acc_contig_us                     262144     2.683     4.086  us     1.52
-//	acc_contig_MBps                   262144 9.772e+04 6.416e+04  MB/s   1.52
-//	acc_contig_us                    2097152     45.39     57.12  us     1.26
-//	acc_contig_MBps                  2097152  4.62e+04 3.671e+04  MB/s   1.26
-//	acc_contig_us                    8388608       190     292.7  us     1.54
-//	acc_contig_MBps                  8388608 4.416e+04 2.865e+04  MB/s   1.54
-//	put_2d_us                            128    0.1714    0.4391  us     2.56
-//	put_2d_us                           2048    0.2718     1.329  us     4.89
-//	put_2d_us                          32768      1.11      5.11  us     4.60
-//	put_2d_us                         524288     17.43     32.27  us     1.85
-//	put_2d_MBps                       524288 3.009e+04 1.625e+04  MB/s   1.85
-//	put_2d_us                        8388608      1079      1208  us     1.12
-//	put_2d_MBps                      8388608      7775      6941  MB/s   1.12
-//	get_2d_us                            128    0.2886     0.552  us     1.91
-//	get_2d_us                           2048    0.3964     1.405  us     3.54
-//	get_2d_us                          32768    0.9887     5.065  us     5.12
-//	get_2d_us                         524288     11.84     27.62  us     2.33
-//	get_2d_MBps                       524288  4.43e+04 1.898e+04  MB/s   2.33
-//	get_2d_us                        8388608     217.1     332.3  us     1.53
-//	get_2d_MBps                      8388608 3.863e+04 2.524e+04  MB/s   1.53
-//	acc_2d_us                            128    0.1502    0.4798  us     3.19
-//	acc_2d_us                           2048     0.251     1.386  us     5.52
-//	acc_2d_us                          32768    0.9753     5.171  us     5.30
-//	acc_2d_us                         524288     11.58     29.11  us     2.51
-//	acc_2d_MBps                       524288 4.529e+04 1.801e+04  MB/s   2.51
-//	acc_2d_us                        8388608     231.8     356.3  us     1.54
-//	acc_2d_MBps                      8388608  3.62e+04 2.354e+04  MB/s   1.54
-//	read_inc_aggregate_Mops                2     10.13     3.217  Mop/s  3.15
-//	sync_us                                2    0.5301    0.5549  us     1.05
-//	dgemm_GFlops                        1000     26.85     19.29  GF/s   1.39
-//	dgemm_GFlops                        2000     44.24     34.07  GF/s   1.30
-//	lu_solve_s                          1000   0.01728   0.04513  s      2.61
-//	lu_solve_s                          2000   0.08127   0.08437  s      1.04
+//	put_contig_us                          8   0.08965    0.3295  us      3.68
+//	put_contig_us                         64   0.08795    0.3105  us      3.53
+//	put_contig_us                        512   0.09273    0.3058  us      3.30
+//	put_contig_us                       4096    0.1381    0.3565  us      2.58
+//	put_contig_us                      32768    0.6707    0.6773  us      1.01
+//	put_contig_us                     262144     4.235     4.192  us      0.99
+//	put_contig_MBps                   262144 6.189e+04 6.253e+04  MB/s    0.99
+//	put_contig_us                    2097152     144.1     111.6  us      0.77
+//	put_contig_MBps                  2097152 1.455e+04 1.879e+04  MB/s    0.77
+//	put_contig_us                    8388608      1202      1191  us      0.99
+//	put_contig_MBps                  8388608      6979      7042  MB/s    0.99
+//	get_contig_us                          8    0.1612    0.5336  us      3.31
+//	get_contig_us                         64    0.1842    0.5401  us      2.93
+//	get_contig_us                        512    0.1846    0.5448  us      2.95
+//	get_contig_us                       4096     0.163    0.5742  us      3.52
+//	get_contig_us                      32768     0.655     0.887  us      1.35
+//	get_contig_us                     262144     3.356     3.313  us      0.99
+//	get_contig_MBps                   262144 7.811e+04 7.912e+04  MB/s    0.99
+//	get_contig_us                    2097152      63.4     46.66  us      0.74
+//	get_contig_MBps                  2097152 3.308e+04 4.495e+04  MB/s    0.74
+//	get_contig_us                    8388608     269.9     221.7  us      0.82
+//	get_contig_MBps                  8388608 3.108e+04 3.784e+04  MB/s    0.82
+//	acc_contig_us                          8   0.08801    0.3779  us      4.29
+//	acc_contig_us                         64    0.2002    0.3784  us      1.89
+//	acc_contig_us                        512    0.1828    0.3739  us      2.05
+//	acc_contig_us                       4096    0.1718    0.4234  us      2.46
+//	acc_contig_us                      32768    0.6457    0.9051  us      1.40
+//	acc_contig_us                     262144     3.145     4.711  us      1.50
+//	acc_contig_MBps                   262144 8.336e+04 5.564e+04  MB/s    1.50
+//	acc_contig_us                    2097152     55.66     59.65  us      1.07
+//	acc_contig_MBps                  2097152 3.768e+04 3.516e+04  MB/s    1.07
+//	acc_contig_us                    8388608     277.2     338.8  us      1.22
+//	acc_contig_MBps                  8388608 3.027e+04 2.476e+04  MB/s    1.22
+//	put_2d_us                            128    0.2516    0.6139  us      2.44
+//	put_2d_us                           2048     0.418     1.666  us      3.99
+//	put_2d_us                          32768     1.464     6.391  us      4.37
+//	put_2d_us                         524288     22.09     39.18  us      1.77
+//	put_2d_MBps                       524288 2.374e+04 1.338e+04  MB/s    1.77
+//	put_2d_us                        8388608      1347      1499  us      1.11
+//	put_2d_MBps                      8388608      6228      5598  MB/s    1.11
+//	get_2d_us                            128    0.4765    0.8512  us      1.79
+//	get_2d_us                           2048    0.4801      1.93  us      4.02
+//	get_2d_us                          32768      1.28     6.262  us      4.89
+//	get_2d_us                         524288     15.38     32.62  us      2.12
+//	get_2d_MBps                       524288 3.409e+04 1.607e+04  MB/s    2.12
+//	get_2d_us                        8388608     272.8     357.6  us      1.31
+//	get_2d_MBps                      8388608 3.074e+04 2.346e+04  MB/s    1.31
+//	acc_2d_us                            128    0.2362    0.7076  us      3.00
+//	acc_2d_us                           2048    0.3992     1.853  us      4.64
+//	acc_2d_us                          32768     1.261     6.524  us      5.17
+//	acc_2d_us                         524288      14.9     39.05  us      2.62
+//	acc_2d_MBps                       524288 3.518e+04 1.343e+04  MB/s    2.62
+//	acc_2d_us                        8388608     271.6     457.8  us      1.69
+//	acc_2d_MBps                      8388608 3.089e+04 1.832e+04  MB/s    1.69
+//	read_inc_aggregate_Mops                2     11.44     3.058  Mop/s   3.74
+//	sync_us                                2    0.5006      0.59  us      1.18
+//	dgemm_GFlops                        1000     27.05     18.83  GF/s    1.44
+//	lu_solve_s                          1000   0.01821   0.04764  s       2.62
+//	dgemm_GFlops                        2000     42.29     32.75  GF/s    1.29
+//	lu_solve_s                          2000   0.08604   0.09132  s       1.06
 //
-// The linear algebra rows (11 alternate runs, measured later the same day, on
-// a busier machine) run gabench.c's sequence on n × n arrays with the default
-// distribution: dgemm, then LuSolve of a 1 + n·I system with one right-hand
+// The linear algebra rows run gabench.c's sequence on n × n arrays with the
+// default distribution: dgemm, then LuSolve of a 1 + n·I system with one right-hand
 // side. Order matters: the product reads A first, in both programs, so that
 // the solve finds the pages and the C heap warm; GA C's lu_solve without the
 // dgemm before it takes 0.158 s at n = 2000. LuSolve's copies are in 32 × 32
-// blocks (64 measured 0.088 s at n = 2000). The same solve on BlockCyclicGrid
-// arrays, in place (gabench's lu_solve_inplace_s), is 3.73x and 1.18x GA C's
-// lu_solve, and 1.03x and 0.95x (that is, within 5%) the same system solved
-// by scalapack.Gesv directly on ScaLAPACK matrices (scalapack_gesv_s); its
-// overhead is the local copy of A that the factorization overwrites.
+// blocks (64 measured 0.088 s at n = 2000). In a separate run of 11, the
+// same solve on BlockCyclicGrid arrays, in place (gabench's
+// lu_solve_inplace_s), was 3.73x and 1.18x GA C's lu_solve, and 1.03x and
+// 0.95x (that is, within 5%) the same system solved by scalapack.Gesv
+// directly on ScaLAPACK matrices (scalapack_gesv_s); its overhead is the local
+// copy of A that the factorization overwrites.
 //
-// Small transfers take a third of GA C's time: a patch that one process owns
-// moves with one memory copy (or one strided copy) and no allocation, where GA
-// goes through ARMCI-MPI and MPI_Put. Read-increment is a CPU atomic (3x);
-// sync is a shared-memory barrier (on par). Targets missed: contiguous put
-// and get of 2 and 8 MiB run at 0.90-0.97 of GA C's bandwidth (one memcpy
-// between two processes either way; see armci's documentation).
+// Small transfers take a third to a half of GA C's time: a patch that one
+// process owns moves with one memory copy (or one strided copy) and no
+// allocation, where GA goes through ARMCI-MPI and MPI_Put. Read-increment is
+// a CPU atomic (3.7x); sync is a shared-memory barrier (1.2x). Targets missed:
+// contiguous put and get of 2 and 8 MiB run at 0.74-0.99 of GA C's bandwidth
+// here (0.90-0.97 on the quiet machine the first time; one memcpy between two
+// processes either way; see armci's documentation).
 package ga
