@@ -221,16 +221,7 @@ func (rt *Runtime) AllFence() error {
 
 // Barrier is AllFence followed by a barrier of every process (ARMCI_Barrier):
 // when it returns, every operation any process issued before it is complete.
-func (rt *Runtime) Barrier() error {
-	if err := rt.AllFence(); err != nil {
-		return err
-	}
-	if rt.bar != nil {
-		rt.bar.wait()
-		return nil
-	}
-	return rt.comm.Barrier()
-}
+func (rt *Runtime) Barrier() error { return rt.BarrierMax(nil) }
 
 func (rt *Runtime) liveSegments() []*Segment {
 	rt.mu.Lock()

@@ -1,6 +1,7 @@
 package armci
 
 import (
+	"fmt"
 	"slices"
 	"sync/atomic"
 	"syscall"
@@ -114,19 +115,34 @@ func (rt *Runtime) translate(c *mpi.Comm) ([]int, error) {
 }
 
 func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segment, error) {
-	if size < 0 {
-		// Every rank must learn of the mistake, or the others would wait in
-		// the window's creation: agree first.
-		size = -1
-	}
-	bad := []int{0}
-	if err := mpi.Allreduce(c, []int{min(size, 0)}, bad, mpi.Min); err != nil {
+	// Every rank must learn of a mistake or of a size that cannot exist, or
+	// the others would wait in the window's creation: agree first.
+	shm := rt.shm && single
+	sizes := make([]int, c.Size())
+	if err := mpi.Allgather(c, []int{size}, sizes); err != nil {
 		return nil, err
 	}
-	if bad[0] < 0 {
-		return nil, argErr(op, "size", "negative on some rank (here %d)", size)
+	verdict := 0
+	for r, n := range sizes {
+		if n < 0 {
+			return nil, argErr(op, "size", "negative on rank %d (%d)", r, n)
+		}
 	}
-	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), shm: rt.shm && single}
+	cause := room(sizes, c.Rank(), shm)
+	if cause != nil {
+		verdict = c.Rank() + 1
+	}
+	all := []int{0}
+	if err := mpi.Allreduce(c, []int{verdict}, all, mpi.Max); err != nil {
+		return nil, err
+	}
+	if all[0] > 0 {
+		if cause == nil {
+			cause = fmt.Errorf("%w on rank %d", ErrNoRoom, all[0]-1)
+		}
+		return nil, &Error{Op: op, Arg: "size", Msg: cause.Error(), Err: ErrNoRoom}
+	}
+	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), shm: shm, sizes: sizes}
 	var err error
 	if s.shm {
 		// Round every part up to whole cache lines, so that each part (and the
@@ -136,11 +152,7 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segme
 			return nil, err
 		}
 		n := c.Size()
-		s.parts, s.locks, s.sizes = make([][]byte, n), make([]*uint32, n), make([]int, n)
-		if err := mpi.Allgather(c, []int{size}, s.sizes); err != nil {
-			s.win.Free()
-			return nil, err
-		}
+		s.parts, s.locks = make([][]byte, n), make([]*uint32, n)
 		for r := range n {
 			mem, err := mpi.SharedQuery[byte](s.win, r)
 			if err != nil {
@@ -159,10 +171,6 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segme
 		s.win, err = mpi.WinAllocate(c, size, 1)
 		if err != nil {
 			return nil, err
-		}
-		s.sizes = make([]int, c.Size())
-		for r := range s.sizes {
-			s.sizes[r] = s.win.SizeOf(r)
 		}
 		if err := s.win.LockAll(mpi.ModeNocheck); err != nil {
 			s.win.Free()

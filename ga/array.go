@@ -2,11 +2,12 @@ package ga
 
 import (
 	"fmt"
+	"math/big"
+	"strconv"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/dist"
-	"github.com/goga-hpc/goga/mpi"
 )
 
 // Elem is the set of element types of global arrays: GA's C_INT, C_LONG,
@@ -77,94 +78,117 @@ func (b *Builder[T]) Irregular(starts ...[]int) *Builder[T] {
 	return b
 }
 
-// Allocate creates the array (GA_Allocate). It is collective: every process
-// checks the same properties and fails alike.
-func (b *Builder[T]) Allocate() (*Array[T], error) {
-	rt, err := runtime("Allocate")
+// Allocate creates the array (GA_Allocate). It is collective: the processes
+// agree on the properties (see agree) and all fail alike.
+func (b *Builder[T]) Allocate() (*Array[T], error) { return b.allocate("Allocate") }
+
+func (b *Builder[T]) allocate(op string) (*Array[T], error) {
+	rt, err := runtime(op)
 	if err != nil {
 		return nil, err
 	}
-	m, err := b.layout(rt.Size())
-	if err != nil {
-		return nil, err
-	}
-	return allocate[T](rt, b.name, m)
+	m, err := b.layout(op, rt.Size())
+	return allocate[T](rt, op, b.name, m, err, b.args(op))
 }
 
-func (b *Builder[T]) layout(nproc int) (dist.Map, error) {
+// args are the properties every process must give an array alike.
+func (b *Builder[T]) args(op string) *args {
+	var z T
+	l := newArgs(op).str("type", fmt.Sprintf("%T", z)).ints("dims", b.dims...).ints("chunk", b.chunk...)
+	for d, s := range b.starts {
+		l.ints("starts"+strconv.Itoa(d), s...)
+	}
+	if b.cyclic {
+		l.ints("block", b.block...).ints("grid", b.grid...)
+	}
+	return l
+}
+
+func (b *Builder[T]) layout(op string, nproc int) (dist.Map, error) {
 	if len(b.dims) < 1 || len(b.dims) > MaxDim {
-		return dist.Map{}, errorf("Allocate", b.name, "%d dimensions %v; want 1 to %d", len(b.dims), b.dims, MaxDim)
+		return dist.Map{}, errorf(op, b.name, "%d dimensions %v; want 1 to %d", len(b.dims), b.dims, MaxDim)
 	}
 	for d, n := range b.dims {
 		if n < 1 {
-			return dist.Map{}, errorf("Allocate", b.name, "dims %v: dimension %d is %d", b.dims, d, n)
+			return dist.Map{}, errorf(op, b.name, "dims %v: dimension %d is %d", b.dims, d, n)
 		}
 	}
+	var z T
+	if _, ok := dist.CheckedProduct(b.dims, int(unsafe.Sizeof(z))); !ok {
+		return dist.Map{}, errorf(op, b.name, "dims %v: %s elements of %d bytes are more bytes than an int counts", b.dims, productText(b.dims), unsafe.Sizeof(z))
+	}
 	if b.cyclic {
-		return b.cyclicLayout(nproc)
+		return b.cyclicLayout(op, nproc)
 	}
 	if b.starts != nil {
 		m := dist.Map{Dims: b.dims, Starts: b.starts}
 		if err := m.Check(); err != nil {
-			return dist.Map{}, errorf("Allocate", b.name, "irregular distribution: %v", err)
+			return dist.Map{}, errorf(op, b.name, "irregular distribution: %v", err)
 		}
 		if m.Blocks() > nproc {
-			return dist.Map{}, errorf("Allocate", b.name, "irregular distribution has %d blocks for %d processes", m.Blocks(), nproc)
+			return dist.Map{}, errorf(op, b.name, "irregular distribution has %d blocks for %d processes", m.Blocks(), nproc)
 		}
 		return m, nil
 	}
 	if b.chunk != nil && len(b.chunk) != len(b.dims) {
-		return dist.Map{}, errorf("Allocate", b.name, "%d chunk sizes %v for %d dimensions", len(b.chunk), b.chunk, len(b.dims))
+		return dist.Map{}, errorf(op, b.name, "%d chunk sizes %v for %d dimensions", len(b.chunk), b.chunk, len(b.dims))
 	}
 	m, err := dist.Regular(b.dims, b.chunk, nproc)
 	if err != nil {
-		return dist.Map{}, errorf("Allocate", b.name, "%v", err)
+		return dist.Map{}, errorf(op, b.name, "%v", err)
 	}
 	return m, nil
+}
+
+// productText is the exact product of dims, however large, for messages.
+func productText(dims []int) string {
+	p := big.NewInt(1)
+	for _, d := range dims {
+		p.Mul(p, big.NewInt(int64(d)))
+	}
+	return p.String()
 }
 
 // Create makes an array with GA's default distribution (NGA_Create); chunk
 // may be nil.
 func Create[T Elem](name string, dims, chunk []int) (*Array[T], error) {
-	return New[T](dims...).Name(name).Chunk(chunk...).Allocate()
+	return New[T](dims...).Name(name).Chunk(chunk...).allocate("Create")
 }
 
 // CreateIrreg makes an array with the given block boundaries (NGA_Create_irreg;
 // see Builder.Irregular).
 func CreateIrreg[T Elem](name string, dims []int, starts [][]int) (*Array[T], error) {
-	return New[T](dims...).Name(name).Irregular(starts...).Allocate()
+	return New[T](dims...).Name(name).Irregular(starts...).allocate("CreateIrreg")
 }
 
-func allocate[T Elem](rt *armci.Runtime, name string, m dist.Map) (*Array[T], error) {
+// allocate makes the array of map m once the processes agree: check is this
+// process's verdict on the properties, l their text.
+func allocate[T Elem](rt *armci.Runtime, op, name string, m dist.Map, check error, l *args) (*Array[T], error) {
 	var z T
 	a := &Array[T]{name: name, dims: m.Dims, m: m, es: int(unsafe.Sizeof(z))}
-	me := rt.Rank()
-	if lo, hi, ok := m.Block(me); ok {
-		a.lo, a.hi = lo, hi
+	if check == nil {
+		me := rt.Rank()
+		if lo, hi, ok := m.Block(me); ok {
+			a.lo, a.hi = lo, hi
+		}
+		a.own = m.LocalBlocks(me)
+		a.n = m.LocalSize(me)
+		a.bytes = a.es * a.n
+		// The memory limit is one more thing to agree on.
+		st.mu.Lock()
+		used, limit := st.used, st.limit
+		st.mu.Unlock()
+		if limit >= 0 && a.bytes > limit-used {
+			check = &Error{Op: op, Array: name, Err: ErrMemoryLimit,
+				Msg: fmt.Sprintf("%d bytes more would pass this process's memory limit (%d used of %d)", a.bytes, used, limit)}
+		}
 	}
-	a.own = m.LocalBlocks(me)
-	a.n = m.LocalSize(me)
-	a.bytes = a.es * a.n
-	// The memory limit: every process must agree, or some would wait in the
-	// segment's allocation.
-	st.mu.Lock()
-	used, limit := st.used, st.limit
-	st.mu.Unlock()
-	over := limit >= 0 && used+a.bytes > limit
-	flag := []int{0}
-	if over {
-		flag[0] = 1
-	}
-	if err := mpi.Allreduce(rt.Comm(), nil, flag, mpi.Max); err != nil {
+	if err := agree(rt, false, op, name, check, l); err != nil {
 		return nil, err
-	}
-	if flag[0] != 0 {
-		return nil, &Error{Op: "Allocate", Array: name, Err: ErrMemoryLimit,
-			Msg: fmt.Sprintf("%d bytes more would pass some process's memory limit (here %d used of %d)", a.bytes, used, limit)}
 	}
 	seg, err := rt.Malloc(a.bytes)
 	if err != nil {
-		return nil, err
+		return nil, &Error{Op: op, Array: name, Err: err, Msg: fmt.Sprintf("%d bytes on this process (%T %v): %v", a.bytes, z, a.dims, err)}
 	}
 	a.seg = seg
 	st.mu.Lock()
@@ -180,20 +204,26 @@ func allocate[T Elem](rt *armci.Runtime, name string, m dist.Map) (*Array[T], er
 // Duplicate makes an array with the same type, shape and distribution, with
 // its own (uninitialized) data (GA_Duplicate). It is collective.
 func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
-	if err := a.valid("Duplicate"); err != nil {
-		return nil, err
-	}
 	rt, err := runtime("Duplicate")
 	if err != nil {
 		return nil, err
 	}
-	return allocate[T](rt, name, a.m)
+	var m dist.Map
+	check := a.valid("Duplicate")
+	if check == nil {
+		m = a.m
+	}
+	return allocate[T](rt, "Duplicate", name, m, check, array(newArgs("Duplicate"), "a", a))
 }
 
 // Destroy frees the array (GA_Destroy). It is collective; pending operations
 // on it must be complete.
 func (a *Array[T]) Destroy() error {
-	if err := a.valid("Destroy"); err != nil {
+	rt, err := runtime("Destroy")
+	if err != nil {
+		return err
+	}
+	if err := agree(rt, false, "Destroy", a.Name(), a.valid("Destroy"), array(newArgs("Destroy"), "a", a)); err != nil {
 		return err
 	}
 	if err := a.seg.Free(); err != nil {
@@ -218,14 +248,33 @@ func (a *Array[T]) valid(op string) error {
 	return nil
 }
 
+// The inquiries below answer for a nil array as for an empty one ("", 0,
+// nil), as GA's do for an invalid handle's name; calls that act return an
+// error wrapping ErrNil.
+
 // Name returns the array's name (GA_Inquire_name).
-func (a *Array[T]) Name() string { return a.name }
+func (a *Array[T]) Name() string {
+	if a == nil {
+		return ""
+	}
+	return a.name
+}
 
 // Ndim returns the number of dimensions (GA_Ndim).
-func (a *Array[T]) Ndim() int { return len(a.dims) }
+func (a *Array[T]) Ndim() int {
+	if a == nil {
+		return 0
+	}
+	return len(a.dims)
+}
 
 // Dims returns the extents (NGA_Inquire's dims).
-func (a *Array[T]) Dims() []int { return append([]int(nil), a.dims...) }
+func (a *Array[T]) Dims() []int {
+	if a == nil {
+		return nil
+	}
+	return append([]int(nil), a.dims...)
+}
 
 // Inquire returns the element type's name and the extents (NGA_Inquire).
 func (a *Array[T]) Inquire() (typ string, dims []int) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goga-hpc/goga/internal/dist"
@@ -15,34 +16,42 @@ import (
 // Collective array operations are called by every process; each works on the
 // data it owns, between implicit synchronizations (see MaskSync).
 
-// collective runs f on this process's storage between the implicit syncs.
-func (a *Array[T]) collective(op string, f func(local []T) error) error {
-	if err := a.valid(op); err != nil {
-		return err
+// collective runs f on this process's storage of a between the implicit
+// syncs, where the processes agree on the call (see agree). more are the
+// call's other arrays, which must be valid and the same on every process too;
+// check is the call's own verdict on its other arguments.
+func (a *Array[T]) collective(op string, check error, f func(local []T) error, more ...*Array[T]) error {
+	l := array(newArgs(op), "a", a)
+	err := a.valid(op)
+	for i, x := range more {
+		array(l, strconv.Itoa(i), x)
+		if err == nil {
+			err = x.valid(op)
+		}
 	}
-	if err := syncBegin(); err != nil {
-		return err
+	if err == nil {
+		err = check
 	}
-	if a.n > 0 {
+	return inStep(op, a.Name(), err, l, func() error {
+		if a.n == 0 {
+			return nil
+		}
 		local, err := a.localData()
 		if err != nil {
 			return err
 		}
-		if err := f(local); err != nil {
-			return err
-		}
-	}
-	return syncEnd()
+		return f(local)
+	})
 }
 
 // Zero sets every element to 0 (GA_Zero).
 func (a *Array[T]) Zero() error {
-	return a.collective("Zero", func(l []T) error { clear(l); return nil })
+	return a.collective("Zero", nil, func(l []T) error { clear(l); return nil })
 }
 
 // Fill sets every element to v (GA_Fill).
 func (a *Array[T]) Fill(v T) error {
-	return a.collective("Fill", func(l []T) error {
+	return a.collective("Fill", nil, func(l []T) error {
 		for i := range l {
 			l[i] = v
 		}
@@ -52,7 +61,7 @@ func (a *Array[T]) Fill(v T) error {
 
 // Scale multiplies every element by v (GA_Scale).
 func (a *Array[T]) Scale(v T) error {
-	return a.collective("Scale", func(l []T) error {
+	return a.collective("Scale", nil, func(l []T) error {
 		for i := range l {
 			l[i] *= v
 		}
@@ -64,21 +73,18 @@ func (a *Array[T]) Scale(v T) error {
 // shapes and distributions may differ, and elements are matched in C
 // (row-major) order. It is collective.
 func Copy[T Elem](a, b *Array[T]) error {
-	if err := a.valid("Copy"); err != nil {
-		return err
+	var check error
+	switch {
+	case a == nil || b == nil || a.dead || b.dead:
+		// collective names it
+	case a == b:
+		check = errorf("Copy", a.name, "source and destination are the same array")
+	case dist.Product(a.dims) != dist.Product(b.dims):
+		check = errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, dist.Product(b.dims), a.name, dist.Product(a.dims))
 	}
-	if err := b.valid("Copy"); err != nil {
-		return err
-	}
-	if a == b {
-		return errorf("Copy", a.name, "source and destination are the same array")
-	}
-	if dist.Product(a.dims) != dist.Product(b.dims) {
-		return errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, dist.Product(b.dims), a.name, dist.Product(a.dims))
-	}
-	return b.collective("Copy", func(local []T) error {
+	return b.collective("Copy", check, func(local []T) error {
 		return a.gatherInto(b, local)
-	})
+	}, a)
 }
 
 // gatherInto fills local, this process's storage of b, with the elements of
@@ -146,11 +152,12 @@ func linear(dims, sub []int) int {
 	return l
 }
 
-// sameShape checks that arrays have one shape, for Add and Dot.
+// sameShape checks that arrays have one shape, for Add and Dot; invalid
+// arrays are left to collective to name.
 func sameShape[T Elem](op string, arrays ...*Array[T]) error {
 	for _, x := range arrays {
-		if err := x.valid(op); err != nil {
-			return err
+		if x.valid(op) != nil {
+			return nil
 		}
 	}
 	for _, x := range arrays[1:] {
@@ -176,10 +183,7 @@ func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
 // Add sets c = alpha·a + beta·b elementwise (GA_Add). The three arrays have one
 // shape; c may be a or b. It is collective.
 func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
-	if err := sameShape("Add", a, b, c); err != nil {
-		return err
-	}
-	return c.collective("Add", func(local []T) error {
+	return c.collective("Add", sameShape("Add", a, b, c), func(local []T) error {
 		x, err := operand(a, c, len(local))
 		if err != nil {
 			return err
@@ -192,7 +196,7 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 			local[i] = alpha*x[i] + beta*y[i]
 		}
 		return nil
-	})
+	}, a, b)
 }
 
 // Dot returns the sum of a[i]·b[i] over every element (GA_Ddot, GA_Zdot, …;
@@ -200,10 +204,7 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 // collective, and every process gets the result.
 func Dot[T Elem](a, b *Array[T]) (T, error) {
 	var sum T
-	if err := sameShape("Dot", a, b); err != nil {
-		return sum, err
-	}
-	err := a.collective("Dot", func(local []T) error {
+	err := a.collective("Dot", sameShape("Dot", a, b), func(local []T) error {
 		y, err := operand(b, a, len(local))
 		if err != nil {
 			return err
@@ -212,7 +213,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 			sum += v * y[i]
 		}
 		return nil
-	})
+	}, b)
 	if err != nil {
 		return sum, err
 	}
@@ -229,8 +230,14 @@ func Brdcst[T mpi.Elem](buf []T, root int) error {
 	if err != nil {
 		return err
 	}
+	var check error
 	if root < 0 || root >= rt.Size() {
-		return errorf("Brdcst", "", "root %d out of range [0, %d)", root, rt.Size())
+		check = errorf("Brdcst", "", "root %d out of range [0, %d)", root, rt.Size())
+	}
+	var z T
+	l := newArgs("Brdcst").ints("len", len(buf)).ints("root", root).str("type", fmt.Sprintf("%T", z))
+	if err := agree(rt, false, "Brdcst", "", check, l); err != nil {
+		return err
 	}
 	return mpi.Bcast(rt.Comm(), buf, root)
 }
@@ -239,13 +246,15 @@ func Brdcst[T mpi.Elem](buf []T, root int) error {
 // process's x (GA_Gop, GA_Dgop, GA_Igop, …). op is "+", "*", "max", "min",
 // "absmax" or "absmin"; the last four are for real types only.
 func Gop[T Elem](x []T, op string) error {
-	if _, err := runtime("Gop"); err != nil {
+	rt, err := runtime("Gop")
+	if err != nil {
 		return err
 	}
 	var z T
 	k := reflect.TypeFor[T]().Kind()
 	isComplex := k == reflect.Complex64 || k == reflect.Complex128
 	var o mpi.Op
+	var check error
 	switch op {
 	case "+":
 		o = mpi.Sum
@@ -256,17 +265,21 @@ func Gop[T Elem](x []T, op string) error {
 	case "min", "absmin":
 		o = mpi.Min
 	default:
-		return errorf("Gop", "", "unknown operation %q; want +, *, max, min, absmax or absmin", op)
+		check = errorf("Gop", "", "unknown operation %q; want +, *, max, min, absmax or absmin", op)
 	}
-	if isComplex && o != mpi.Sum && o != mpi.Prod {
-		return errorf("Gop", "", "operation %q is not defined for %T", op, z)
+	if check == nil && isComplex && o != mpi.Sum && o != mpi.Prod {
+		check = errorf("Gop", "", "operation %q is not defined for %T", op, z)
+	}
+	l := newArgs("Gop").ints("len", len(x)).str("op", op).str("type", fmt.Sprintf("%T", z))
+	if err := agree(rt, false, "Gop", "", check, l); err != nil {
+		return err
 	}
 	if strings.HasPrefix(op, "abs") {
 		for i, v := range x {
 			x[i] = absReal(v)
 		}
 	}
-	return mpi.Allreduce(Comm(), nil, x, o)
+	return mpi.Allreduce(rt.Comm(), nil, x, o)
 }
 
 // Print writes the whole array to standard output from process 0 (GA_Print).
@@ -275,34 +288,35 @@ func (a *Array[T]) Print() error { return a.Fprint(os.Stdout) }
 
 // Fprint is Print to w.
 func (a *Array[T]) Fprint(w io.Writer) error {
-	if err := a.valid("Print"); err != nil {
+	return inStep("Print", a.Name(), a.valid("Print"), array(newArgs("Print"), "a", a), func() error {
+		if Nodeid() != 0 {
+			return nil
+		}
+		return a.fprint(w)
+	})
+}
+
+func (a *Array[T]) fprint(w io.Writer) error {
+	lo := make([]int, len(a.dims))
+	hi := make([]int, len(a.dims))
+	for d := range hi {
+		hi[d] = a.dims[d] - 1
+	}
+	buf := make([]T, dist.Product(a.dims))
+	if err := a.Get(lo, hi, buf, nil); err != nil {
 		return err
 	}
-	if err := syncBegin(); err != nil {
-		return err
+	fmt.Fprintf(w, "global array %s\n", a)
+	last := a.dims[len(a.dims)-1]
+	for off := 0; off < len(buf); off += last {
+		sub := dist.Unravel(a.dims, off)
+		fmt.Fprintf(w, "%v:", sub[:len(sub)-1])
+		for _, v := range buf[off : off+last] {
+			fmt.Fprintf(w, " %v", v)
+		}
+		fmt.Fprintln(w)
 	}
-	if Nodeid() == 0 {
-		lo := make([]int, len(a.dims))
-		hi := make([]int, len(a.dims))
-		for d := range hi {
-			hi[d] = a.dims[d] - 1
-		}
-		buf := make([]T, dist.Product(a.dims))
-		if err := a.Get(lo, hi, buf, nil); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "global array %s\n", a)
-		last := a.dims[len(a.dims)-1]
-		for off := 0; off < len(buf); off += last {
-			sub := dist.Unravel(a.dims, off)
-			fmt.Fprintf(w, "%v:", sub[:len(sub)-1])
-			for _, v := range buf[off : off+last] {
-				fmt.Fprintf(w, " %v", v)
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	return syncEnd()
+	return nil
 }
 
 // absReal is |v| for the real element types (Gop refuses complex ones

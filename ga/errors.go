@@ -12,6 +12,7 @@ type Error struct {
 	Array string // the array's name, or "" for calls on no array
 	Msg   string
 	Err   error // a sentinel such as ErrDestroyed, or nil
+	peer  bool  // another process refused a collective call (ErrPeer)
 }
 
 func (e *Error) Error() string {
@@ -21,7 +22,18 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("ga: %s on %q: %s", e.Op, e.Array, e.Msg)
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap gives the sentinels errors.Is looks for: Err, and ErrPeer when
+// another process refused the call (Err is then that process's sentinel).
+func (e *Error) Unwrap() []error {
+	out := make([]error, 0, 2)
+	if e.Err != nil {
+		out = append(out, e.Err)
+	}
+	if e.peer {
+		out = append(out, ErrPeer)
+	}
+	return out
+}
 
 // Sentinels reachable with errors.Is.
 var (
@@ -30,6 +42,19 @@ var (
 	ErrMemoryLimit    = errors.New("memory limit reached")
 	ErrNil            = errors.New("nil array")
 )
+
+// sentinels numbers the sentinels, so that a collective call can tell the
+// other processes which one its refusal wraps (see agree).
+var sentinels = []error{nil, ErrNotInitialized, ErrDestroyed, ErrMemoryLimit, ErrNil, ErrMismatch}
+
+func sentinelCode(err error) byte {
+	for i, s := range sentinels[1:] {
+		if errors.Is(err, s) {
+			return byte(i + 1)
+		}
+	}
+	return 0
+}
 
 func errorf(op, array, format string, a ...any) error {
 	return &Error{Op: op, Array: array, Msg: fmt.Sprintf(format, a...)}

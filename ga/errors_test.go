@@ -268,13 +268,13 @@ func testCollectiveMisuse(t *testing.T) {
 
 	// Creation: every rank refuses alike.
 	_, err = ga.Create[float64]("flat", []int{0, 3}, nil)
-	wantErr(t, "Create with a zero dimension", err, "Allocate", "flat", nil, "[0 3]")
+	wantErr(t, "Create with a zero dimension", err, "Create", "flat", nil, "[0 3]")
 	_, err = ga.Create[float64]("deep", []int{1, 1, 1, 1, 1, 1, 1, 1}, nil)
-	wantErr(t, "Create with 8 dimensions", err, "Allocate", "deep", nil, "8")
+	wantErr(t, "Create with 8 dimensions", err, "Create", "deep", nil, "8")
 	_, err = ga.Create[float64]("nodims", nil, nil)
-	wantErr(t, "Create with no dimensions", err, "Allocate", "nodims", nil, "0")
+	wantErr(t, "Create with no dimensions", err, "Create", "nodims", nil, "0")
 	_, err = ga.Create[float64]("chunky", []int{4, 4}, []int{2})
-	wantErr(t, "Create with 1 chunk for 2 dimensions", err, "Allocate", "chunky", nil, "[2]")
+	wantErr(t, "Create with 1 chunk for 2 dimensions", err, "Create", "chunky", nil, "[2]")
 	for _, s := range []struct {
 		name   string
 		starts [][]int
@@ -286,7 +286,7 @@ func testCollectiveMisuse(t *testing.T) {
 		{"irr missing dim", [][]int{}, []string{"0"}},
 	} {
 		_, err = ga.CreateIrreg[int32](s.name, []int{10}, s.starts)
-		wantErr(t, "CreateIrreg "+s.name, err, "Allocate", s.name, nil, s.values...)
+		wantErr(t, "CreateIrreg "+s.name, err, "CreateIrreg", s.name, nil, s.values...)
 	}
 	tooMany := make([]int, n+1)
 	for i := range tooMany {
@@ -355,9 +355,9 @@ func testMemory(t *testing.T) {
 		t.Errorf("limit of used+%d: MemoryLimited %v, MemoryAvail %d", margin, ga.MemoryLimited(), ga.MemoryAvail())
 	}
 	_, err = ga.Create[float64]("too big", dims, nil)
-	wantErr(t, "Create past the limit", err, "Allocate", "too big", ga.ErrMemoryLimit, fmt.Sprint(mine), fmt.Sprint(mine+margin))
+	wantErr(t, "Create past the limit", err, "Create", "too big", ga.ErrMemoryLimit, fmt.Sprint(mine), fmt.Sprint(mine+margin))
 	_, err = x.Duplicate("twin")
-	wantErr(t, "Duplicate past the limit", err, "Allocate", "twin", ga.ErrMemoryLimit)
+	wantErr(t, "Duplicate past the limit", err, "Duplicate", "twin", ga.ErrMemoryLimit)
 	if ga.InquireMemory() != mine || ga.MemoryAvail() != margin {
 		t.Errorf("after refused creations: InquireMemory %d, MemoryAvail %d, want %d, %d", ga.InquireMemory(), ga.MemoryAvail(), mine, margin)
 	}
@@ -385,7 +385,7 @@ func testMemory(t *testing.T) {
 		ga.SetMemoryLimit(ga.InquireMemory() + 8)
 	}
 	_, err = ga.Create[float64]("lopsided", dims, nil)
-	wantErr(t, "Create past rank 0's limit", err, "Allocate", "lopsided", ga.ErrMemoryLimit)
+	wantErr(t, "Create past rank 0's limit", err, "Create", "lopsided", ga.ErrMemoryLimit)
 	// A rank at its limit can still join an array it holds nothing of.
 	ga.SetMemoryLimit(-1)
 	if me == n-1 {
@@ -398,7 +398,7 @@ func testMemory(t *testing.T) {
 		must(t, err)
 		must(t, z.Destroy())
 	} else {
-		wantErr(t, "Create at the limit on one rank", err, "Allocate", "elsewhere", ga.ErrMemoryLimit)
+		wantErr(t, "Create at the limit on one rank", err, "CreateIrreg", "elsewhere", ga.ErrMemoryLimit)
 	}
 	ga.SetMemoryLimit(-1)
 	if ga.MemoryLimited() || ga.MemoryAvail() != -1 {
@@ -416,7 +416,7 @@ func testMemory(t *testing.T) {
 		t.Errorf("InitLimited(4096): MemoryLimited %v, MemoryAvail %d", ga.MemoryLimited(), ga.MemoryAvail())
 	}
 	_, err = ga.Create[float64]("4800 bytes", []int{600 * n}, nil)
-	wantErr(t, "Create of 4800 bytes a rank under 4096", err, "Allocate", "4800 bytes", ga.ErrMemoryLimit)
+	wantErr(t, "Create of 4800 bytes a rank under 4096", err, "Create", "4800 bytes", ga.ErrMemoryLimit)
 	w, err := ga.Create[float64]("4000 bytes", []int{500 * n}, nil)
 	must(t, err)
 	if ga.MemoryAvail() != 4096-memOf(w) {

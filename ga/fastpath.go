@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/dist"
 )
 
 // The common one-sided case is a patch that one process owns and that is
@@ -53,15 +54,15 @@ func (a *Array[T]) locate(c [MaxDim]int, lo []int) located {
 }
 
 // contiguous reports whether the patch [lo, hi] at l is one run of memory in
-// the owner's storage and in a buffer with leading dimensions ld.
-func (a *Array[T]) contiguous(l *located, lo, hi, ld []int) bool {
+// the owner's storage and in the caller's buffer b.
+func (a *Array[T]) contiguous(l *located, lo, hi []int, b *dist.Buffer) bool {
 	// Past the first dimension the patch spans more than one index, every
 	// dimension must be whole in both the storage and the buffer.
 	spanning := false
 	for d := range lo {
 		if spanning {
 			ext := l.ext[d]
-			if hi[d]-lo[d]+1 != ext || (ld != nil && ld[d-1] != ext) {
+			if hi[d]-lo[d]+1 != ext || b.Pitch[d-1] != b.Pitch[d]*ext {
 				return false
 			}
 		} else if hi[d] > lo[d] {
@@ -71,36 +72,30 @@ func (a *Array[T]) contiguous(l *located, lo, hi, ld []int) bool {
 	return true
 }
 
-// fast moves a single-owner contiguous patch, and reports false when the
-// patch is not one; the caller has checked the patch.
-func (a *Array[T]) fast(op int, lo, hi []int, buf []T, ld []int, alpha T) (bool, error) {
+// fast moves a single-owner patch with one armci call, and reports false when
+// several processes own parts of it; the caller has checked the transfer.
+func (a *Array[T]) fast(op int, lo, hi []int, buf []T, b *dist.Buffer, alpha T) (bool, error) {
 	c, ok := a.single(lo, hi)
 	if !ok {
 		return false, nil
 	}
 	l := a.locate(c, lo)
-	if !a.contiguous(&l, lo, hi, ld) {
-		return a.fastStrided(op, &l, lo, hi, buf, ld, alpha)
+	if !a.contiguous(&l, lo, hi, b) {
+		return true, a.fastStrided(op, &l, lo, hi, buf, b, alpha)
 	}
 	r, off := l.rank, l.off
-	n := 1
-	for d := range lo {
-		n *= hi[d] - lo[d] + 1
-	}
-	if len(buf) < n {
-		return false, nil // let the general path report it
-	}
-	b := buf[:n]
+	n := b.Need // a contiguous patch needs exactly its elements
+	buf = buf[:n]
 	switch op {
 	case opPut:
 		a.note(r, &st.stats.Put, n*a.es)
-		return true, armci.Put(a.seg, r, off*a.es, b)
+		return true, armci.Put(a.seg, r, off*a.es, buf)
 	case opGet:
 		a.note(r, &st.stats.Get, n*a.es)
-		return true, armci.Get(a.seg, r, off*a.es, b)
+		return true, armci.Get(a.seg, r, off*a.es, buf)
 	default:
 		a.note(r, &st.stats.Acc, n*a.es)
-		return true, armci.Acc(a.seg, r, off*a.es, b, alpha)
+		return true, armci.Acc(a.seg, r, off*a.es, buf, alpha)
 	}
 }
 
@@ -114,27 +109,12 @@ var stridedPool = sync.Pool{New: func() any { return new(stridedBuf) }}
 
 // fastStrided moves a patch that one process owns but that is not contiguous,
 // as one armci strided call.
-func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, ld []int, alpha T) (bool, error) {
+func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *dist.Buffer, alpha T) error {
 	nd := len(a.dims)
-	var lpitch, rpitch [MaxDim]int
-	lpitch[nd-1], rpitch[nd-1] = 1, 1
+	var rpitch [MaxDim]int
+	rpitch[nd-1] = 1
 	for d := nd - 2; d >= 0; d-- {
 		rpitch[d] = rpitch[d+1] * l.ext[d+1]
-		n := hi[d+1] - lo[d+1] + 1
-		if ld != nil {
-			if len(ld) != nd-1 || ld[d] < n {
-				return false, nil // let the general path report it
-			}
-			n = ld[d]
-		}
-		lpitch[d] = lpitch[d+1] * n
-	}
-	need := 1
-	for d := range nd {
-		need += (hi[d] - lo[d]) * lpitch[d]
-	}
-	if len(buf) < need {
-		return false, nil
 	}
 	sb := stridedPool.Get().(*stridedBuf)
 	defer stridedPool.Put(sb)
@@ -142,7 +122,7 @@ func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, ld []i
 		k := nd - 1 - d
 		sb.count[k] = hi[d] - lo[d] + 1
 		if k > 0 {
-			sb.local[k-1] = lpitch[d] * a.es
+			sb.local[k-1] = b.Pitch[d] * a.es
 			sb.remote[k-1] = rpitch[d] * a.es
 		}
 	}
@@ -152,13 +132,13 @@ func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, ld []i
 	switch op {
 	case opPut:
 		a.note(r, &st.stats.Put, p.Bytes())
-		return true, armci.PutS(a.seg, r, off*a.es, buf, p)
+		return armci.PutS(a.seg, r, off*a.es, buf, p)
 	case opGet:
 		a.note(r, &st.stats.Get, p.Bytes())
-		return true, armci.GetS(a.seg, r, off*a.es, buf, p)
+		return armci.GetS(a.seg, r, off*a.es, buf, p)
 	default:
 		a.note(r, &st.stats.Acc, p.Bytes())
-		return true, armci.AccS(a.seg, r, off*a.es, buf, p, alpha)
+		return armci.AccS(a.seg, r, off*a.es, buf, p, alpha)
 	}
 }
 

@@ -78,6 +78,7 @@ func initComm(op string, c *mpi.Comm, limit int) error {
 	st.limit = limit
 	st.used = 0
 	st.arrays = map[int]destroyer{}
+	st.nextID = 0 // array numbers agree between processes within one run of GA
 	st.fence = fenceState{}
 	st.mask = maskState{begin: true, end: true}
 	st.stats = Stats{}

@@ -41,13 +41,13 @@ func (h *Handle) Test() (bool, error) {
 // nb issues one non-blocking armci operation per owner of the patch.
 func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *OpStats,
 	issue func(pc piece) (*armci.Handle, error)) (*Handle, error) {
-	pitch, err := a.prepare(op, lo, hi, buf, ld)
+	b, err := a.transfer(op, lo, hi, ld, len(buf))
 	if err != nil {
 		return nil, err
 	}
 	h := &Handle{}
 	countCall(stat)
-	err = a.pieces(lo, hi, pitch, func(pc piece) error {
+	err = a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
 		a.notePiece(pc.rank, stat, pc.p.Bytes())
 		x, err := issue(pc)
 		if err == nil {

@@ -10,18 +10,15 @@ import (
 // order with leading dimensions ld (nil: packed). It returns when buf may be
 // reused; the data may still be on its way (see Fence and Sync).
 func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
-	if err := a.checkPatch("Put", lo, hi); err != nil {
-		return err
-	}
-	if done, err := a.fast(opPut, lo, hi, buf, ld, 0); done || err != nil {
-		return err
-	}
-	pitch, err := a.prepare("Put", lo, hi, buf, ld)
+	b, err := a.transfer("Put", lo, hi, ld, len(buf))
 	if err != nil {
 		return err
 	}
+	if done, err := a.fast(opPut, lo, hi, buf, &b, 0); done || err != nil {
+		return err
+	}
 	countCall(&st.stats.Put)
-	return a.pieces(lo, hi, pitch, func(pc piece) error {
+	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
 		a.notePiece(pc.rank, &st.stats.Put, pc.p.Bytes())
 		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
@@ -29,18 +26,15 @@ func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 
 // Get copies the patch [lo, hi] into buf (NGA_Get); it returns with the data.
 func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
-	if err := a.checkPatch("Get", lo, hi); err != nil {
-		return err
-	}
-	if done, err := a.fast(opGet, lo, hi, buf, ld, 0); done || err != nil {
-		return err
-	}
-	pitch, err := a.prepare("Get", lo, hi, buf, ld)
+	b, err := a.transfer("Get", lo, hi, ld, len(buf))
 	if err != nil {
 		return err
 	}
+	if done, err := a.fast(opGet, lo, hi, buf, &b, 0); done || err != nil {
+		return err
+	}
 	countCall(&st.stats.Get)
-	return a.pieces(lo, hi, pitch, func(pc piece) error {
+	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
 		a.notePiece(pc.rank, &st.stats.Get, pc.p.Bytes())
 		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
@@ -49,33 +43,18 @@ func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 // Acc adds alpha·buf to the patch [lo, hi] (NGA_Acc), atomically per element
 // with respect to other accumulates. It returns when buf may be reused.
 func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
-	if err := a.checkPatch("Acc", lo, hi); err != nil {
-		return err
-	}
-	if done, err := a.fast(opAcc, lo, hi, buf, ld, alpha); done || err != nil {
-		return err
-	}
-	pitch, err := a.prepare("Acc", lo, hi, buf, ld)
+	b, err := a.transfer("Acc", lo, hi, ld, len(buf))
 	if err != nil {
+		return err
+	}
+	if done, err := a.fast(opAcc, lo, hi, buf, &b, alpha); done || err != nil {
 		return err
 	}
 	countCall(&st.stats.Acc)
-	return a.pieces(lo, hi, pitch, func(pc piece) error {
+	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
 		a.notePiece(pc.rank, &st.stats.Acc, pc.p.Bytes())
 		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
 	})
-}
-
-// prepare checks a patch transfer and returns the buffer's pitches.
-func (a *Array[T]) prepare(op string, lo, hi []int, buf []T, ld []int) ([]int, error) {
-	if err := a.checkPatch(op, lo, hi); err != nil {
-		return nil, err
-	}
-	pitch, err := a.bufLayout(op, lo, hi, ld, len(buf))
-	if err != nil {
-		return nil, err
-	}
-	return pitch, nil
 }
 
 // ReadInc adds inc to the element at sub and returns its old value, atomically

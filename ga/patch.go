@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/dist"
 )
 
 // checkPatch validates [lo, hi] against the array's dims.
@@ -23,38 +24,34 @@ func (a *Array[T]) checkPatch(op string, lo, hi []int) error {
 	return nil
 }
 
-// bufLayout checks a local buffer of n elements for the patch [lo, hi] with
-// leading dimensions ld (nil: packed) and returns the buffer's pitch along
-// each dimension, in elements.
-func (a *Array[T]) bufLayout(op string, lo, hi, ld []int, n int) ([]int, error) {
-	nd := len(a.dims)
-	if ld == nil {
-		ld = make([]int, nd-1)
-		for d := range nd - 1 {
-			ld[d] = hi[d+1] - lo[d+1] + 1
-		}
+// transfer checks a one-sided transfer between the patch [lo, hi] and a
+// caller's buffer of n elements with leading dimensions ld (nil: packed), and
+// returns the buffer's layout. Every patch operation starts here, the
+// single-owner fast path included, so that all of them accept and refuse
+// alike, with overflow-checked arithmetic.
+func (a *Array[T]) transfer(op string, lo, hi, ld []int, n int) (dist.Buffer, error) {
+	if err := a.checkPatch(op, lo, hi); err != nil {
+		return dist.Buffer{}, err
 	}
-	if len(ld) != nd-1 {
-		return nil, errorf(op, a.name, "ld %v has %d entries; a %d-dimensional patch needs %d", ld, len(ld), nd, nd-1)
+	var count [MaxDim]int
+	for d := range lo {
+		count[d] = hi[d] - lo[d] + 1
 	}
-	for d := range nd - 1 {
-		if ld[d] < hi[d+1]-lo[d+1]+1 {
-			return nil, errorf(op, a.name, "ld[%d] = %d is less than the patch's extent %d along dimension %d", d, ld[d], hi[d+1]-lo[d+1]+1, d+1)
-		}
+	return a.bufferOf(op, count[:len(lo)], ld, n, lo, hi)
+}
+
+// bufferOf checks a buffer of n elements that holds count[d] elements along
+// each dimension d with leading dimensions ld; lo and hi name the patch in
+// messages.
+func (a *Array[T]) bufferOf(op string, count, ld []int, n int, lo, hi []int) (dist.Buffer, error) {
+	b, err := dist.BufferOf(count, ld, a.es)
+	if err != nil {
+		return b, errorf(op, a.name, "patch lo %v hi %v: %v", lo, hi, err)
 	}
-	pitch := make([]int, nd)
-	pitch[nd-1] = 1
-	for d := nd - 2; d >= 0; d-- {
-		pitch[d] = pitch[d+1] * ld[d]
+	if n < b.Need {
+		return b, errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, lo, hi, ld, b.Need)
 	}
-	need := 1
-	for d := range nd {
-		need += (hi[d] - lo[d]) * pitch[d]
-	}
-	if n < need {
-		return nil, errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, lo, hi, ld, need)
-	}
-	return pitch, nil
+	return b, nil
 }
 
 // piece is the part of a patch that one block holds, as an armci strided

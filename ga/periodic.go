@@ -46,20 +46,17 @@ func (a *Array[T]) periodic(op string, lo, hi, ld []int, n int, f func(plo, phi 
 		}
 	}
 	// The buffer's shape is that of the whole request.
-	if ld == nil {
-		ld = make([]int, nd-1)
-		for d := range nd - 1 {
-			ld[d] = hi[d+1] - lo[d+1] + 1
-		}
-	}
-	zero := make([]int, nd)
-	ext := make([]int, nd)
+	count := make([]int, nd)
 	for d := range nd {
-		ext[d] = hi[d] - lo[d]
+		count[d] = hi[d] - lo[d] + 1
 	}
-	pitch, err := a.bufLayout(op, zero, ext, ld, n)
+	b, err := a.bufferOf(op, count, ld, n, lo, hi)
 	if err != nil {
 		return err
+	}
+	pitch := b.Pitch[:nd]
+	if ld == nil {
+		ld = count[1:]
 	}
 	spans := make([][]span, nd)
 	for d := range nd {

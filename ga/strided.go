@@ -1,6 +1,10 @@
 package ga
 
-import "github.com/goga-hpc/goga/armci"
+import (
+	"slices"
+
+	"github.com/goga-hpc/goga/armci"
+)
 
 // stridedPieces splits a strided patch (every skip[d]-th element of [lo, hi]
 // along each dimension d, starting at lo) by owner. The buffer holds the
@@ -14,20 +18,21 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 		return errorf(op, a.name, "skip %v for a %d-dimensional array", skip, nd)
 	}
 	counts := make([]int, nd)
+	skip = slices.Clone(skip)
 	for d := range nd {
 		if skip[d] < 1 {
 			return errorf(op, a.name, "skip %v: every skip must be at least 1", skip)
 		}
+		// A skip past the patch selects only lo; clamping it keeps the
+		// owner's strides (pitch · skip) within its storage.
+		skip[d] = min(skip[d], hi[d]-lo[d]+1)
 		counts[d] = (hi[d]-lo[d])/skip[d] + 1
 	}
-	zero, last := make([]int, nd), make([]int, nd)
-	for d := range nd {
-		last[d] = counts[d] - 1
-	}
-	pitch, err := a.bufLayout(op, zero, last, ld, n)
+	b, err := a.bufferOf(op, counts, ld, n, lo, hi)
 	if err != nil {
 		return err
 	}
+	pitch := b.Pitch[:nd]
 	countCall(stat)
 	var ferr error
 	bp := make([]int, nd) // pitches of the owner's storage, in elements

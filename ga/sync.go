@@ -106,30 +106,6 @@ func MaskSync(begin, end bool) {
 	st.mu.Unlock()
 }
 
-// syncBegin and syncEnd are the implicit synchronization of collective array
-// operations, honouring MaskSync.
-func syncBegin() error {
-	st.mu.Lock()
-	do := st.mask.begin
-	st.mask.begin = true
-	st.mu.Unlock()
-	if !do {
-		return nil
-	}
-	return Sync()
-}
-
-func syncEnd() error {
-	st.mu.Lock()
-	do := st.mask.end
-	st.mask.end = true
-	st.mu.Unlock()
-	if !do {
-		return nil
-	}
-	return Sync()
-}
-
 // CreateMutexes creates n mutexes numbered 0..n-1 (GA_Create_mutexes); it is
 // collective, and one set exists at a time.
 func CreateMutexes(n int) error {

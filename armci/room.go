@@ -1,0 +1,50 @@
+package armci
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// ErrNoRoom is wrapped by Malloc's error when the memory asked for cannot
+// exist on this machine. MPI would fail inside the window's creation on one
+// rank and leave the others waiting there, so Malloc checks first and every
+// rank refuses alike.
+var ErrNoRoom = errors.New("not enough memory")
+
+// room checks that a segment whose ranks on this node ask for sizes (bytes)
+// can be allocated: a shared-memory segment's parts together must fit the
+// file system that backs them (Open MPI's osc_sm_backing_directory,
+// /dev/shm unless set), and any part must fit the machine's memory and swap.
+// It is a plausibility check, not a promise: memory in use by others can
+// still run out later.
+func room(sizes []int, me int, shm bool) error {
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err == nil {
+		total := (uint64(si.Totalram) + uint64(si.Totalswap)) * uint64(si.Unit)
+		if uint64(sizes[me]) > total {
+			return fmt.Errorf("%w: %d bytes on this process; the machine has %d bytes of memory and swap", ErrNoRoom, sizes[me], total)
+		}
+	}
+	if !shm {
+		return nil
+	}
+	dir := os.Getenv("OMPI_MCA_osc_sm_backing_directory")
+	if dir == "" {
+		dir = "/dev/shm"
+	}
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(dir, &fs); err != nil {
+		return nil // not there: MPI places the file elsewhere
+	}
+	free := fs.Bavail * uint64(fs.Bsize)
+	var sum uint64
+	for _, n := range sizes {
+		sum += uint64(n) + header
+	}
+	if sum > free {
+		return fmt.Errorf("%w: %d bytes of shared memory in all on this node; %s has %d bytes free", ErrNoRoom, sum, dir, free)
+	}
+	return nil
+}

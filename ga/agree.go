@@ -1,0 +1,208 @@
+package ga
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Collective calls validate, agree, then act. A call validates its arguments
+// on each process, then every process learns, in one small reduction that
+// rides on the synchronization the call makes anyway (armci's BarrierMax: a
+// few atomic operations over shared memory, an MPI_Allreduce of three
+// integers elsewhere), whether any process refused and whether all passed
+// the same arguments (a hash of them). Only then does it act, so a mistake
+// on one process is an error on every process, with nothing changed, instead
+// of a hang. Collective array operations agree once more at their end sync,
+// on whether each process's part succeeded.
+
+// ErrPeer is wrapped by the error a process gets when another process
+// refused a collective call's arguments; the message carries that process's
+// own error, and errors.Is finds its sentinel (ErrMemoryLimit, say) too.
+var ErrPeer = errors.New("another process refused the call")
+
+// ErrMismatch is wrapped by the error every process gets when the processes
+// passed different arguments to a collective call.
+var ErrMismatch = errors.New("the processes passed different arguments to a collective call")
+
+// args is the text of the arguments that must be the same on every process
+// of a collective call; its hash is what the processes compare.
+type args struct{ b []byte }
+
+func newArgs(op string) *args {
+	l := &args{b: make([]byte, 0, 96)}
+	l.b = append(l.b, op...)
+	return l
+}
+
+// ints appends name=[v...].
+func (l *args) ints(name string, v ...int) *args {
+	l.b = append(l.b, ' ')
+	l.b = append(l.b, name...)
+	l.b = append(l.b, "=["...)
+	for i, x := range v {
+		if i > 0 {
+			l.b = append(l.b, ' ')
+		}
+		l.b = strconv.AppendInt(l.b, int64(x), 10)
+	}
+	l.b = append(l.b, ']')
+	return l
+}
+
+// str appends name=v.
+func (l *args) str(name, v string) *args {
+	l.b = append(l.b, ' ')
+	l.b = append(l.b, name...)
+	l.b = append(l.b, '=')
+	l.b = append(l.b, v...)
+	return l
+}
+
+// array appends an array's identity: its creation number since Init, which
+// every process gives the same array because creation is collective, and its
+// element type.
+func array[T Elem](l *args, name string, a *Array[T]) *args {
+	var z T
+	id := 0
+	if a != nil {
+		id = a.id
+	}
+	return l.ints(name, id).str(name+".type", fmt.Sprintf("%T", z))
+}
+
+func (l *args) hash() int64 {
+	h := fnv.New64a()
+	h.Write(l.b)
+	return int64(h.Sum64() >> 2) // non-negative, so that -hash fits
+}
+
+// agree is the agreement of a collective call on rt's processes: local is
+// this process's verdict on its arguments (nil: fine), a their text. With
+// fence it is also the call's synchronization (GA_Sync: every operation
+// complete, then the barrier). It returns local if this process refused,
+// else an ErrPeer error if another did, else an ErrMismatch error if the
+// arguments differ, else nil — on every process alike.
+func agree(rt *armci.Runtime, fence bool, op, array string, local error, a *args) error {
+	v := []int64{0, 0, 0}
+	if local != nil {
+		v[0] = int64(rt.Rank()) + 1
+	}
+	if a != nil {
+		v[1] = a.hash()
+		v[2] = -v[1]
+	}
+	var err error
+	if fence {
+		st.mu.Lock()
+		st.fence = fenceState{}
+		st.mu.Unlock()
+		err = rt.BarrierMax(v)
+	} else {
+		err = rt.AllMax(v)
+	}
+	if err != nil {
+		return err
+	}
+	if v[0] > 0 {
+		// The last process that refused tells the others why, and which
+		// sentinel its error wraps.
+		root := int(v[0] - 1)
+		var text string
+		if local != nil {
+			text = string(rune('0'+sentinelCode(local))) + local.Error()
+		}
+		text, err = bcastText(rt.Comm(), text, root)
+		if local != nil {
+			return local
+		}
+		if err != nil {
+			return err
+		}
+		var sentinel error
+		if len(text) > 0 && int(text[0]-'0') < len(sentinels) {
+			sentinel = sentinels[text[0]-'0']
+			text = text[1:]
+		}
+		return &Error{Op: op, Array: array, Err: sentinel, peer: true, Msg: fmt.Sprintf("process %d refused it: %s", root, text)}
+	}
+	if v[1] != -v[2] {
+		first, err := bcastText(rt.Comm(), string(a.b), 0)
+		if err != nil {
+			return err
+		}
+		msg := fmt.Sprintf("the processes passed different arguments: this process (%d) called %s, process 0 %s", rt.Rank(), a.b, first)
+		if first == string(a.b) {
+			msg = fmt.Sprintf("the processes passed different arguments: this process (%d) called %s as process 0 did; some other process called it differently", rt.Rank(), a.b)
+		}
+		return &Error{Op: op, Array: array, Err: ErrMismatch, Msg: msg}
+	}
+	return nil
+}
+
+// bcastText sends root's text to every process, cut to a fixed length: it
+// serves error messages only.
+func bcastText(c *mpi.Comm, text string, root int) (string, error) {
+	buf := make([]byte, 1024)
+	copy(buf, text)
+	if err := mpi.Bcast(c, buf, root); err != nil {
+		return "", err
+	}
+	if i := bytes.IndexByte(buf, 0); i >= 0 {
+		buf = buf[:i]
+	}
+	return string(buf), nil
+}
+
+// inStep runs act, this process's part of a collective array operation,
+// between the operation's implicit syncs: at the start the processes agree
+// on check, each one's verdict on its arguments, and on l, their text; at
+// the end, on whether every act succeeded.
+func inStep(op, array string, check error, l *args, act func() error) error {
+	rt, err := runtime(op)
+	if err != nil {
+		return err
+	}
+	if masked, err := begin(rt, op, array, check, l); err != nil {
+		if masked {
+			// Unagreed: still meet the others at the end, with the error.
+			return end(rt, op, array, err)
+		}
+		return err
+	}
+	return end(rt, op, array, act())
+}
+
+// begin is the start of a collective array operation: the agreement,
+// riding on the implicit sync. A start masked by MaskSync makes no
+// synchronization at all, as in GA, so the processes do not agree there:
+// begin then reports masked, and returns this process's own verdict.
+func begin(rt *armci.Runtime, op, array string, local error, a *args) (masked bool, err error) {
+	st.mu.Lock()
+	do := st.mask.begin
+	st.mask.begin = true
+	st.mu.Unlock()
+	if !do {
+		return true, local
+	}
+	return false, agree(rt, true, op, array, local, a)
+}
+
+// end is the end of a collective array operation: the implicit sync, which
+// also tells every process whether any process's part failed. Masked, the
+// processes do not wait and each returns its own result.
+func end(rt *armci.Runtime, op, array string, local error) error {
+	st.mu.Lock()
+	do := st.mask.end
+	st.mask.end = true
+	st.mu.Unlock()
+	if !do {
+		return local
+	}
+	return agree(rt, true, op, array, local, nil)
+}
