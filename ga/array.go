@@ -248,9 +248,9 @@ func (a *Array[T]) valid(op string) error {
 	return nil
 }
 
-// The inquiries below answer for a nil array as for an empty one ("", 0,
-// nil), as GA's do for an invalid handle's name; calls that act return an
-// error wrapping ErrNil.
+// Inquiries (Name, Ndim, Dims, BlockInfo, ProcGrid, ...) answer for a nil
+// array with zero values ("", 0, nil, false, -1 for an owner); calls that
+// act or can fail return an error wrapping ErrNil.
 
 // Name returns the array's name (GA_Inquire_name).
 func (a *Array[T]) Name() string {

@@ -64,17 +64,25 @@ func (b *Builder[T]) cyclicLayout(op string, nproc int) (dist.Map, error) {
 }
 
 // BlockCyclic reports whether the array is block-cyclic.
-func (a *Array[T]) BlockCyclic() bool { return a.m.BlockCyclic() }
+func (a *Array[T]) BlockCyclic() bool { return a != nil && a.m.BlockCyclic() }
 
 // TotalBlocks returns the number of blocks the array is cut into
 // (GA_Total_blocks); for an array that is not block-cyclic it is the number
 // of processes that own data.
-func (a *Array[T]) TotalBlocks() int { return a.m.Blocks() }
+func (a *Array[T]) TotalBlocks() int {
+	if a == nil {
+		return 0
+	}
+	return a.m.Blocks()
+}
 
 // BlockInfo returns the number of blocks along each dimension and the blocks'
 // size (GA_Get_block_info): for a block-cyclic array the size it was given,
 // even where that exceeds the extent; otherwise the first block's.
 func (a *Array[T]) BlockInfo() (blocks, size []int) {
+	if a == nil {
+		return nil, nil
+	}
 	blocks = a.m.Grid()
 	if a.m.BlockDims != nil {
 		return blocks, append([]int(nil), a.m.BlockDims...)
@@ -88,12 +96,17 @@ func (a *Array[T]) BlockInfo() (blocks, size []int) {
 
 // LocalBlocks returns the indices of the blocks this process owns, in the
 // order it stores them.
-func (a *Array[T]) LocalBlocks() []int { return append([]int(nil), a.own...) }
+func (a *Array[T]) LocalBlocks() []int {
+	if a == nil {
+		return nil
+	}
+	return append([]int(nil), a.own...)
+}
 
 // BlockOwner returns the rank that owns block i, or -1 if there is no such
 // block.
 func (a *Array[T]) BlockOwner(i int) int {
-	if i < 0 || i >= a.m.Blocks() {
+	if a == nil || i < 0 || i >= a.m.Blocks() {
 		return -1
 	}
 	return a.m.BlockOwner(i)

@@ -66,13 +66,20 @@ func (a *Array[T]) LocateRegion(lo, hi []int) ([]Region, error) {
 // ProcTopology returns rank's coordinates in the array's process grid
 // (NGA_Proc_topology); ok is false when rank owns no block or, for an array
 // dealt with BlockCyclic, there is no process grid.
-func (a *Array[T]) ProcTopology(rank int) ([]int, bool) { return a.m.Coords(rank) }
+func (a *Array[T]) ProcTopology(rank int) ([]int, bool) {
+	if a == nil {
+		return nil, false
+	}
+	return a.m.Coords(rank)
+}
 
 // ProcGrid returns the extents of the process grid (GA_Get_proc_grid): the
 // number of blocks along each dimension, or for BlockCyclicGrid the grid it
 // was given; nil for an array dealt with BlockCyclic.
 func (a *Array[T]) ProcGrid() []int {
 	switch {
+	case a == nil:
+		return nil
 	case a.m.ProcGrid != nil:
 		return slices.Clone(a.m.ProcGrid)
 	case a.m.Cyclic > 0:

@@ -111,5 +111,8 @@ func (a *Array[T]) place(sub, pitch []int) (rank, off int) {
 // String describes the array for messages and PrintDistribution.
 func (a *Array[T]) String() string {
 	var z T
+	if a == nil {
+		return fmt.Sprintf("nil array (%T)", z)
+	}
 	return fmt.Sprintf("%s (%T %v)", a.name, z, a.dims)
 }
