@@ -22,6 +22,8 @@ type Runtime struct {
 	rmaSegments atomic.Int32  // live segments on the MPI path
 	fenceWord   atomic.Uint32 // a location for memory fences
 
+	guards guards // freed segments' address ranges, kept inaccessible
+
 	mu       sync.Mutex
 	segments map[*Segment]struct{}
 	pending  map[*Handle]struct{}
@@ -178,6 +180,7 @@ func (rt *Runtime) Finalize() error {
 			return err
 		}
 	}
+	rt.guards.release()
 	rt.done = true
 	return rt.comm.Free()
 }

@@ -198,9 +198,11 @@ func (s *Segment) Free() error {
 	} else if err := s.comm.Barrier(); err != nil {
 		return err
 	}
+	start, length := pages(s.Local())
 	if err := s.win.Free(); err != nil {
 		return err
 	}
+	s.rt.guards.reserve(start, length)
 	s.freed = true
 	s.parts, s.locks = nil, nil
 	if !s.shm {
