@@ -84,7 +84,12 @@
 //     before Init keeps whatever its environment said.)
 //   - Panics. A nil dereference after Init is an ordinary, recoverable panic.
 //     An unrecovered panic exits its rank with status 2, and mpirun then ends
-//     the whole job (about 1.5 s here); no rank hangs.
+//     the whole job (about 1.5 s here); no rank hangs. In a job of several
+//     ranks that Init started, every line a rank writes to standard error
+//     (the runtime's panic report included) is prefixed "[rank N] " by a
+//     small sed process that reads a pipe in place of descriptor 2, so the
+//     report of a crashed rank gets through whole; GOGA_TAG_STDERR=0 turns
+//     it off.
 //   - Threads. Init requests MPI_THREAD_MULTIPLE, which Open MPI provides, so
 //     any goroutine, on any OS thread, may make MPI calls; no LockOSThread is
 //     needed. A goroutine blocked in an MPI call holds its OS thread but not a

@@ -74,6 +74,11 @@ func InitThread(required ThreadLevel) (ThreadLevel, error) {
 			return 0, err
 		}
 		provided = ThreadLevel(p)
+		defer func() {
+			if state.Load() == stateRunning {
+				tagStderr(world.rank, world.size)
+			}
+		}()
 	}
 	if err := check("Init", cgo.CommErrorsReturn(cgo.CommWorld)); err != nil {
 		return 0, err

@@ -98,8 +98,9 @@ func TestLauncher(t *testing.T) {
 	}
 	for _, c := range []struct{ mode, want string }{
 		{"fail", "the last rank fails on purpose"},
-		{"panic", "the last rank panics on purpose"},
-		{"nil", "nil pointer dereference"},
+		// The runtime's report names the rank (mpi tags standard error).
+		{"panic", "[rank 2] panic: the last rank panics on purpose"},
+		{"nil", "[rank 2] panic: runtime error: invalid memory address or nil pointer dereference"},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			start := time.Now()
