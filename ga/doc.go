@@ -86,11 +86,43 @@
 //
 // Where GA aborts, goga returns an *Error that names the call, the array and
 // the offending values: a subscript or patch outside the array, a shape or
-// element-count mismatch, a buffer too short for its patch and ld, a destroyed
-// array (ErrDestroyed), ReadInc on a non-integer array, creation past the
-// memory limit (ErrMemoryLimit). Nothing is written when an error is returned.
-// Collective calls check what every process shares before they communicate,
-// so all fail alike and none is left waiting.
+// element-count mismatch, a buffer too short for its patch and ld, an ld whose
+// pitches would overflow, a destroyed array (ErrDestroyed), a nil one
+// (ErrNil), ReadInc on a non-integer array, creation past the memory limit
+// (ErrMemoryLimit) or past what the machine can hold (wrapping
+// armci.ErrNoRoom), dims whose byte size overflows. Nothing is written when an
+// error is returned. Every one-sided patch operation, on the fast path or
+// not, is checked by one validation with overflow-checked arithmetic.
+//
+// Collective calls validate, agree, then act: each process checks its own
+// arguments, then all of them learn, in one reduction of three integers that
+// rides on the synchronization the call makes anyway, whether any process
+// refused and whether they all passed the same arguments (a hash of the
+// arrays' identities, dims, distribution, lengths, roots, operations). So a
+// mistake on one process is an error on every process, and nothing is
+// changed: the refusing process gets its own error, the others one wrapping
+// ErrPeer (with the refusing process's message and sentinel), and processes
+// that passed different arguments one wrapping ErrMismatch. The calls that
+// agree: Create, CreateIrreg, Allocate, Duplicate, Destroy, Zero, Fill,
+// Scale, Copy, Add, Dot, Print, Brdcst and Gop, and the linear algebra.
+// What it costs: over shared memory the barrier of the call's implicit sync
+// does a few more atomic operations; elsewhere an MPI_Allreduce of three
+// integers replaces the MPI_Barrier. Gop and Brdcst, which have no sync, pay
+// one such reduction before their own. Collective array operations agree a
+// second time at their closing sync, on whether every process's part
+// succeeded. With the opening sync masked (MaskSync), a call makes no
+// synchronization, as in GA, so it cannot agree: each process checks only
+// its own arguments, and one that refuses still meets the others at the
+// closing sync (if that is not masked too) with its error.
+//
+// Memory handed out in place (Access, AccessLocal, AccessBlock...) belongs to
+// the array: after Destroy, its pages stay reserved but inaccessible until
+// Terminate (up to 1 TiB of address space in all, no memory), so a write
+// through a slice kept past Destroy stops the program at that line with Go's
+// "unexpected fault address" report, instead of landing in another array.
+//
+// Inquiries on a nil *Array (Name, Dims, BlockInfo, ProcGrid, ...) answer
+// with zero values; every call that acts returns an error wrapping ErrNil.
 //
 // # Interoperating with MPI
 //
