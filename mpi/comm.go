@@ -17,9 +17,12 @@ type Comm struct {
 	predefined bool
 }
 
+// Before Init no process knows its rank: World and Self answer rank -1 of
+// size 0, as an unusable Comm does, not a rank 0 that every process would
+// claim.
 var (
-	world = &Comm{predefined: true}
-	self  = &Comm{predefined: true}
+	world = &Comm{predefined: true, rank: -1}
+	self  = &Comm{predefined: true, rank: -1}
 )
 
 func init() {
@@ -55,7 +58,8 @@ func (c *Comm) valid(op string) error {
 	return nil
 }
 
-// Rank returns this process's rank in c (-1 for a nil or unusable Comm).
+// Rank returns this process's rank in c: -1 for a nil or unusable Comm, and
+// for World and Self before Init.
 func (c *Comm) Rank() int {
 	if c == nil || c.freed {
 		return -1
@@ -63,7 +67,8 @@ func (c *Comm) Rank() int {
 	return c.rank
 }
 
-// Size returns the number of processes in c (0 for a nil or unusable Comm).
+// Size returns the number of processes in c: 0 for a nil or unusable Comm,
+// and for World and Self before Init.
 func (c *Comm) Size() int {
 	if c == nil || c.freed {
 		return 0

@@ -9,6 +9,19 @@ import (
 	"github.com/goga-hpc/goga/mpi"
 )
 
+// TestBeforeInit runs in the plain `go test` process, before anything there
+// initializes MPI: World and Self must not claim rank 0 on every process.
+func TestBeforeInit(t *testing.T) {
+	if mpi.Initialized() {
+		t.Skip("MPI is already initialized in this process")
+	}
+	for _, c := range []*mpi.Comm{mpi.World(), mpi.Self()} {
+		if c.Rank() != -1 || c.Size() != 0 {
+			t.Errorf("%v before Init: rank %d of %d, want -1 of 0", c, c.Rank(), c.Size())
+		}
+	}
+}
+
 func TestWorld(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		w := mpi.World()
