@@ -1,6 +1,9 @@
 package ga
 
-import "github.com/goga-hpc/goga/armci"
+import (
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/dist"
+)
 
 // Handle is a non-blocking operation in flight (ga_nbhdl_t). Wait completes it
 // locally: a put's or accumulate's buffer may then be reused, a get's holds the
@@ -41,13 +44,13 @@ func (h *Handle) Test() (bool, error) {
 // nb issues one non-blocking armci operation per owner of the patch.
 func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *OpStats,
 	issue func(pc piece) (*armci.Handle, error)) (*Handle, error) {
-	b, err := a.transfer(op, lo, hi, ld, len(buf))
-	if err != nil {
+	var b dist.Buffer
+	if err := a.transfer(op, lo, hi, ld, len(buf), &b); err != nil {
 		return nil, err
 	}
 	h := &Handle{}
 	countCall(stat)
-	err = a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
+	err := a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
 		a.notePiece(pc.rank, stat, pc.p.Bytes())
 		x, err := issue(pc)
 		if err == nil {

@@ -4,14 +4,15 @@ import (
 	"math"
 
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/dist"
 )
 
 // Put copies buf into the patch [lo, hi] (NGA_Put). buf holds the patch in C
 // order with leading dimensions ld (nil: packed). It returns when buf may be
 // reused; the data may still be on its way (see Fence and Sync).
 func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
-	b, err := a.transfer("Put", lo, hi, ld, len(buf))
-	if err != nil {
+	var b dist.Buffer
+	if err := a.transfer("Put", lo, hi, ld, len(buf), &b); err != nil {
 		return err
 	}
 	if done, err := a.fast(opPut, lo, hi, buf, &b, 0); done || err != nil {
@@ -26,8 +27,8 @@ func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 
 // Get copies the patch [lo, hi] into buf (NGA_Get); it returns with the data.
 func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
-	b, err := a.transfer("Get", lo, hi, ld, len(buf))
-	if err != nil {
+	var b dist.Buffer
+	if err := a.transfer("Get", lo, hi, ld, len(buf), &b); err != nil {
 		return err
 	}
 	if done, err := a.fast(opGet, lo, hi, buf, &b, 0); done || err != nil {
@@ -43,8 +44,8 @@ func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 // Acc adds alpha·buf to the patch [lo, hi] (NGA_Acc), atomically per element
 // with respect to other accumulates. It returns when buf may be reused.
 func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
-	b, err := a.transfer("Acc", lo, hi, ld, len(buf))
-	if err != nil {
+	var b dist.Buffer
+	if err := a.transfer("Acc", lo, hi, ld, len(buf), &b); err != nil {
 		return err
 	}
 	if done, err := a.fast(opAcc, lo, hi, buf, &b, alpha); done || err != nil {

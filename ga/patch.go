@@ -26,32 +26,64 @@ func (a *Array[T]) checkPatch(op string, lo, hi []int) error {
 
 // transfer checks a one-sided transfer between the patch [lo, hi] and a
 // caller's buffer of n elements with leading dimensions ld (nil: packed), and
-// returns the buffer's layout. Every patch operation starts here, the
+// fills b with the buffer's layout. Every patch operation starts here, the
 // single-owner fast path included, so that all of them accept and refuse
 // alike, with overflow-checked arithmetic.
-func (a *Array[T]) transfer(op string, lo, hi, ld []int, n int) (dist.Buffer, error) {
+func (a *Array[T]) transfer(op string, lo, hi, ld []int, n int, b *dist.Buffer) error {
 	if err := a.checkPatch(op, lo, hi); err != nil {
-		return dist.Buffer{}, err
+		return err
+	}
+	nd := len(lo)
+	if packed(lo, hi, ld) {
+		// Packed: the pitches are products of the patch's extents, which the
+		// array's size in bytes bounds (checked at creation): none overflows.
+		b.Pitch[nd-1] = 1
+		for d := nd - 2; d >= 0; d-- {
+			b.Pitch[d] = b.Pitch[d+1] * (hi[d+1] - lo[d+1] + 1)
+		}
+		b.Need = b.Pitch[0] * (hi[0] - lo[0] + 1)
+		return a.holds(op, b, n, lo, hi, ld)
 	}
 	var count [MaxDim]int
-	for d := range lo {
+	for d := range nd {
 		count[d] = hi[d] - lo[d] + 1
 	}
-	return a.bufferOf(op, count[:len(lo)], ld, n, lo, hi)
+	return a.bufferOf(op, count[:nd], ld, n, lo, hi, b)
+}
+
+// packed reports whether ld (nil, or the patch's own extents) packs the
+// patch [lo, hi] densely.
+func packed(lo, hi, ld []int) bool {
+	if ld == nil {
+		return true
+	}
+	if len(ld) != len(lo)-1 {
+		return false
+	}
+	for d, l := range ld {
+		if l != hi[d+1]-lo[d+1]+1 {
+			return false
+		}
+	}
+	return true
 }
 
 // bufferOf checks a buffer of n elements that holds count[d] elements along
-// each dimension d with leading dimensions ld; lo and hi name the patch in
-// messages.
-func (a *Array[T]) bufferOf(op string, count, ld []int, n int, lo, hi []int) (dist.Buffer, error) {
-	b, err := dist.BufferOf(count, ld, a.es)
-	if err != nil {
-		return b, errorf(op, a.name, "patch lo %v hi %v: %v", lo, hi, err)
+// each dimension d with leading dimensions ld, and fills b with its layout;
+// lo and hi name the patch in messages.
+func (a *Array[T]) bufferOf(op string, count, ld []int, n int, lo, hi []int, b *dist.Buffer) error {
+	if err := dist.BufferOf(count, ld, a.es, b); err != nil {
+		return errorf(op, a.name, "patch lo %v hi %v: %v", lo, hi, err)
 	}
+	return a.holds(op, b, n, lo, hi, ld)
+}
+
+// holds checks that a buffer of n elements is long enough for layout b.
+func (a *Array[T]) holds(op string, b *dist.Buffer, n int, lo, hi, ld []int) error {
 	if n < b.Need {
-		return b, errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, lo, hi, ld, b.Need)
+		return errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, lo, hi, ld, b.Need)
 	}
-	return b, nil
+	return nil
 }
 
 // piece is the part of a patch that one block holds, as an armci strided

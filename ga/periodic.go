@@ -1,5 +1,7 @@
 package ga
 
+import "github.com/goga-hpc/goga/internal/dist"
+
 // span is the piece of one dimension of a periodic patch that falls in one
 // period: indices [lo, hi] of the array, at offset buf along the buffer.
 type span struct{ lo, hi, buf int }
@@ -50,8 +52,8 @@ func (a *Array[T]) periodic(op string, lo, hi, ld []int, n int, f func(plo, phi 
 	for d := range nd {
 		count[d] = hi[d] - lo[d] + 1
 	}
-	b, err := a.bufferOf(op, count, ld, n, lo, hi)
-	if err != nil {
+	var b dist.Buffer
+	if err := a.bufferOf(op, count, ld, n, lo, hi, &b); err != nil {
 		return err
 	}
 	pitch := b.Pitch[:nd]

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/dist"
 )
 
 // stridedPieces splits a strided patch (every skip[d]-th element of [lo, hi]
@@ -28,8 +29,8 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 		skip[d] = min(skip[d], hi[d]-lo[d]+1)
 		counts[d] = (hi[d]-lo[d])/skip[d] + 1
 	}
-	b, err := a.bufferOf(op, counts, ld, n, lo, hi)
-	if err != nil {
+	var b dist.Buffer
+	if err := a.bufferOf(op, counts, ld, n, lo, hi, &b); err != nil {
 		return err
 	}
 	pitch := b.Pitch[:nd]

@@ -59,34 +59,34 @@ func layoutErr(format string, a ...any) error { return &LayoutError{fmt.Sprintf(
 // BufferOf checks the leading dimensions ld of a buffer that holds a patch of
 // count[d] ≥ 1 elements along each dimension d (ld nil: packed; otherwise
 // len(count)-1 values, ld[d] at least count[d+1]) with elements of es bytes,
-// and returns its layout. Every pitch, in bytes too, must fit an int, so that
-// no path that derives offsets or strides from it can overflow.
-func BufferOf(count, ld []int, es int) (Buffer, error) {
-	var b Buffer
+// and fills b with its layout. Every pitch, in bytes too, must fit an int, so
+// that no path that derives offsets or strides from it can overflow.
+func BufferOf(count, ld []int, es int, b *Buffer) error {
 	nd := len(count)
 	if nd < 1 || nd > MaxDim {
-		return b, layoutErr("%d dimensions", nd)
+		return layoutErr("%d dimensions", nd)
 	}
 	if ld != nil && len(ld) != nd-1 {
-		return b, layoutErr("ld %v has %d entries; a %d-dimensional patch needs %d", slices.Clone(ld), len(ld), nd, nd-1)
+		return layoutErr("ld %v has %d entries; a %d-dimensional patch needs %d", slices.Clone(ld), len(ld), nd, nd-1)
 	}
 	b.Pitch[nd-1] = 1
-	for d := nd - 2; d >= 0; d-- {
+	ok := true
+	for d := nd - 2; d >= 0 && ok; d-- {
 		l := count[d+1]
 		if ld != nil {
 			if ld[d] < l {
-				return b, layoutErr("ld[%d] = %d is less than the patch's extent %d along dimension %d", d, ld[d], l, d+1)
+				return layoutErr("ld[%d] = %d is less than the patch's extent %d along dimension %d", d, ld[d], l, d+1)
 			}
 			l = ld[d]
 		}
-		p, ok := Mul(b.Pitch[d+1], l)
-		if ok {
-			_, ok = Mul(p, es)
-		}
-		if !ok {
-			return b, layoutErr("ld %v: the buffer's pitch along dimension %d overflows", slices.Clone(ld), d)
-		}
-		b.Pitch[d] = p
+		b.Pitch[d], ok = Mul(b.Pitch[d+1], l)
+	}
+	if ok {
+		// The pitches grow towards dimension 0: the first is the largest.
+		_, ok = Mul(b.Pitch[0], es)
+	}
+	if !ok {
+		return layoutErr("ld %v: the buffer's pitches overflow", slices.Clone(ld))
 	}
 	need := 1
 	for d := range nd {
@@ -94,13 +94,13 @@ func BufferOf(count, ld []int, es int) (Buffer, error) {
 		if ok {
 			need, ok = Add(need, step)
 		}
-		if ok {
-			_, ok = Mul(need, es)
-		}
 		if !ok {
-			return b, layoutErr("ld %v: a patch of %v elements would need a buffer larger than memory", slices.Clone(ld), slices.Clone(count))
+			return layoutErr("ld %v: a patch of %v elements would need a buffer larger than memory", slices.Clone(ld), slices.Clone(count))
 		}
 	}
+	if _, ok := Mul(need, es); !ok {
+		return layoutErr("ld %v: a patch of %v elements would need a buffer larger than memory", slices.Clone(ld), slices.Clone(count))
+	}
 	b.Need = need
-	return b, nil
+	return nil
 }
