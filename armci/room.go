@@ -20,12 +20,8 @@ var ErrNoRoom = errors.New("not enough memory")
 // It is a plausibility check, not a promise: memory in use by others can
 // still run out later.
 func room(sizes []int, me int, shm bool) error {
-	var si syscall.Sysinfo_t
-	if err := syscall.Sysinfo(&si); err == nil {
-		total := (uint64(si.Totalram) + uint64(si.Totalswap)) * uint64(si.Unit)
-		if uint64(sizes[me]) > total {
-			return fmt.Errorf("%w: %d bytes on this process; the machine has %d bytes of memory and swap", ErrNoRoom, sizes[me], total)
-		}
+	if total := MachineMemory(); uint64(sizes[me]) > total {
+		return fmt.Errorf("%w: %d bytes on this process; the machine has %d bytes of memory and swap", ErrNoRoom, sizes[me], total)
 	}
 	if !shm {
 		return nil
@@ -47,4 +43,14 @@ func room(sizes []int, me int, shm bool) error {
 		return fmt.Errorf("%w: %d bytes of shared memory in all on this node; %s has %d bytes free", ErrNoRoom, sum, dir, free)
 	}
 	return nil
+}
+
+// MachineMemory returns this machine's memory and swap, in bytes: more than
+// any process here can ever allocate (the maximum uint64 if it is unknown).
+func MachineMemory() uint64 {
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err != nil {
+		return ^uint64(0)
+	}
+	return (uint64(si.Totalram) + uint64(si.Totalswap)) * uint64(si.Unit)
 }

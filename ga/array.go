@@ -114,8 +114,15 @@ func (b *Builder[T]) layout(op string, nproc int) (dist.Map, error) {
 		}
 	}
 	var z T
-	if _, ok := dist.CheckedProduct(b.dims, int(unsafe.Sizeof(z))); !ok {
+	bytes, ok := dist.CheckedProduct(b.dims, int(unsafe.Sizeof(z)))
+	if !ok {
 		return dist.Map{}, errorf(op, b.name, "dims %v: %s elements of %d bytes are more bytes than an int counts", b.dims, productText(b.dims), unsafe.Sizeof(z))
+	}
+	// Refuse what no set of machines like this one could hold before the
+	// map is built: a block-cyclic map keeps a few words per block.
+	if mem := armci.MachineMemory(); uint64(bytes)/uint64(nproc) > mem {
+		return dist.Map{}, &Error{Op: op, Array: b.name, Err: armci.ErrNoRoom,
+			Msg: fmt.Sprintf("dims %v: %d bytes over %d processes is more than this machine's %d bytes of memory and swap for each", b.dims, bytes, nproc, mem)}
 	}
 	if b.cyclic {
 		return b.cyclicLayout(op, nproc)
