@@ -36,6 +36,22 @@
 //     to each other (not to puts or accumulates on the same element, as in ARMCI).
 //   - Mutexes: CreateMutexes, Lock, Unlock, DestroyMutexes; waiters queue and are
 //     served in rank order after the holder.
+//   - BarrierMax is Barrier that also reduces a few integers by maximum on the
+//     way (AllMax: without the fence). Layers above agree through it: a
+//     collective call tells every process whether any refused its arguments,
+//     and compares a hash of them, for the cost of the barrier it makes anyway.
+//
+// # Memory and its limits
+//
+// Malloc agrees before any window exists: a negative size, or a segment that
+// cannot exist on this machine (a part larger than memory and swap, or
+// shared-memory parts larger together than the file system backing them
+// holds) is an error on every rank, wrapping ErrNoRoom, where MPI would fail
+// on one rank and leave the others waiting. After Free, the pages of this
+// rank's part stay reserved and inaccessible until Finalize (address space
+// only, 1 TiB at most), so that a slice of Local kept past Free faults at
+// once instead of writing into the next segment, which MPI usually maps at
+// the same address.
 //
 // # How data moves
 //
