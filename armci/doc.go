@@ -35,7 +35,9 @@
 //   - FetchAdd, Swap and CompareSwap on int32 and int64 are atomic with respect
 //     to each other (not to puts or accumulates on the same element, as in ARMCI).
 //   - Mutexes: CreateMutexes, Lock, Unlock, DestroyMutexes; waiters queue and are
-//     served in rank order after the holder.
+//     served in rank order after the holder. A process holds a mutex as a
+//     whole: its goroutines queue for it like for a sync.Mutex, and any of
+//     them may unlock it.
 //   - BarrierMax is Barrier that also reduces a few integers by maximum on the
 //     way (AllMax: without the fence). Layers above agree through it: a
 //     collective call tells every process whether any refused its arguments,

@@ -3,6 +3,7 @@ package armci_test
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/goga-hpc/goga/armci"
 )
@@ -323,13 +324,31 @@ func testCollectiveErrors(t *testing.T, rt *armci.Runtime) {
 	wantErr(t, "Unlock on rank n", rt.Unlock(0, n), "rank", nil)
 	if n > 1 {
 		// Unlocking what this process does not hold would hand the mutex
-		// to a waiter while its holder is inside; locking what it holds
-		// would wait for itself forever.
+		// to a waiter while its holder is inside.
 		wantErr(t, "Unlock of a mutex not held", rt.Unlock(0, 1), "mutex", nil)
 		must(t, rt.Lock(0, 1))
-		wantErr(t, "Lock of a mutex already held", rt.Lock(0, 1), "mutex", nil)
+		// A second Lock by this process cannot be told from another
+		// goroutine's: it waits for the holder, as with sync.Mutex.
+		second := make(chan error, 1)
+		go func() { second <- rt.Lock(0, 1) }()
+		select {
+		case err := <-second:
+			fatalf(t, "a second Lock returned (%v) while this process held the mutex", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+		must(t, rt.Unlock(0, 1))
+		must(t, <-second)
 		must(t, rt.Unlock(0, 1))
 		wantErr(t, "Unlock twice", rt.Unlock(0, 1), "mutex", nil)
+		// Freeing the mutexes while one process holds one is refused on
+		// every process.
+		if me == n-1 {
+			must(t, rt.Lock(0, 1))
+		}
+		wantErr(t, "DestroyMutexes while the last rank holds one", rt.DestroyMutexes(), "mutex", nil)
+		if me == n-1 {
+			must(t, rt.Unlock(0, 1))
+		}
 		// Mutual exclusion still holds after the refused calls: a counter
 		// guarded by the mutex ends exact.
 		c := malloc(t, rt, 8)

@@ -1,6 +1,8 @@
 package armci
 
 import (
+	"sync"
+
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -13,17 +15,37 @@ import (
 // set, I wait in a receive for the holder's hand-off message. Unlocking clears
 // my byte, reads the others, and hands the mutex to the next waiter after me in
 // rank order, so waiters are served in turn and never poll the network.
+//
+// A process is one participant of that algorithm, whatever its goroutines do:
+// its goroutines that want one mutex queue for it locally first, like
+// sync.Mutex, and only the one at the head takes part in the distributed
+// algorithm.
 type Mutexes struct {
 	win    *mpi.Win
 	comm   *mpi.Comm // hand-off messages
 	counts []int     // mutexes hosted by each rank
 
-	// held are the mutexes (mutex, host) this process holds or is taking,
-	// guarded by the runtime's mu. The algorithm keeps one byte per process,
-	// so a process must not lock what it holds (it would wait for itself, or
-	// two of its goroutines would both get in) nor unlock what it does not
-	// (it would hand the mutex to a waiter while the holder is inside).
-	held map[[2]int]bool
+	// epochs[h] serializes this process's exclusive epochs on host h: two
+	// goroutines locking the same target of one window at once is erroneous
+	// in MPI (MPI_ERR_RMA_SYNC in Open MPI).
+	epochs []sync.Mutex
+
+	// local holds, per (mutex, host), this process's queue for it; the map
+	// and the fields of its entries other than turn are guarded by the
+	// runtime's mu.
+	local map[[2]int]*localMutex
+	// closing is set while DestroyMutexes agrees to free them: a Lock then
+	// is refused instead of reaching a window about to go.
+	closing bool
+}
+
+// localMutex is one mutex as this process sees it.
+type localMutex struct {
+	// turn is held from the moment a goroutine's Lock may go ahead until the
+	// process releases the mutex (by any goroutine, as sync.Mutex allows).
+	turn  sync.Mutex
+	users int  // goroutines in Lock, waiting or taking, plus the holder
+	held  bool // the process holds the mutex
 }
 
 // handoffTag is the tag of the message that hands mutex on host to a waiter:
@@ -65,7 +87,8 @@ func (rt *Runtime) CreateMutexes(n int) error {
 		return err
 	}
 	rt.mu.Lock()
-	rt.mutexes = &Mutexes{win: win, comm: comm, counts: counts, held: map[[2]int]bool{}}
+	rt.mutexes = &Mutexes{win: win, comm: comm, counts: counts,
+		epochs: make([]sync.Mutex, rt.size), local: map[[2]int]*localMutex{}}
 	rt.mu.Unlock()
 	// The mutexes live in an RMA window on every path. Where the runtime's
 	// segments are RMA too (off one node, over a network component, or with
@@ -77,11 +100,31 @@ func (rt *Runtime) CreateMutexes(n int) error {
 	return nil
 }
 
-// DestroyMutexes frees the mutexes; it is collective, and none may be held.
+// DestroyMutexes frees the mutexes; it is collective. If any process holds a
+// mutex or is taking one, every process gets an error and the mutexes stay.
 func (rt *Runtime) DestroyMutexes() error {
 	m, err := rt.mutexesFor("DestroyMutexes", -1, -1)
 	if err != nil {
 		return err
+	}
+	busy := int64(0)
+	rt.mu.Lock()
+	for _, l := range m.local {
+		if l.users > 0 {
+			busy = int64(rt.rank) + 1
+		}
+	}
+	m.closing = busy == 0
+	rt.mu.Unlock()
+	v := []int64{busy}
+	if err := rt.AllMax(v); err != nil || v[0] > 0 {
+		rt.mu.Lock()
+		m.closing = false
+		rt.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		return argErr("DestroyMutexes", "mutex", "rank %d holds a mutex or is taking one", v[0]-1)
 	}
 	if err := m.win.Free(); err != nil {
 		return err
@@ -122,6 +165,8 @@ func (rt *Runtime) mutexesFor(op string, mutex, rank int) (*Mutexes, error) {
 func (rt *Runtime) exchange(m *Mutexes, mutex, host int, v byte) ([]byte, error) {
 	base := mutex * rt.size
 	all := make([]byte, rt.size)
+	m.epochs[host].Lock()
+	defer m.epochs[host].Unlock()
 	if err := m.win.Lock(mpi.LockExclusive, host, 0); err != nil {
 		return nil, err
 	}
@@ -139,7 +184,10 @@ func (rt *Runtime) exchange(m *Mutexes, mutex, host int, v byte) ([]byte, error)
 	return all, err
 }
 
-// Lock takes mutex on rank, waiting while another process holds it (ARMCI_Lock).
+// Lock takes mutex on rank, waiting while another process, or another
+// goroutine of this one, holds it (ARMCI_Lock). As with sync.Mutex, a
+// goroutine that locks what its process holds waits for it to be unlocked:
+// locking it again from the goroutine that holds it never returns.
 func (rt *Runtime) Lock(mutex, rank int) error {
 	m, err := rt.mutexesFor("Lock", mutex, rank)
 	if err != nil {
@@ -147,19 +195,30 @@ func (rt *Runtime) Lock(mutex, rank int) error {
 	}
 	key := [2]int{mutex, rank}
 	rt.mu.Lock()
-	if m.held[key] {
+	if m.closing {
 		rt.mu.Unlock()
-		return argErr("Lock", "mutex", "mutex %d on rank %d is already held (or being taken) by this process", mutex, rank)
+		return argErr("Lock", "mutex", "the mutexes are being destroyed")
 	}
-	m.held[key] = true
+	l := m.local[key]
+	if l == nil {
+		l = &localMutex{}
+		m.local[key] = l
+	}
+	l.users++
 	rt.mu.Unlock()
-	if err := rt.lock(m, mutex, rank); err != nil {
-		rt.mu.Lock()
-		delete(m.held, key)
-		rt.mu.Unlock()
-		return err
+	l.turn.Lock()
+	err = rt.lock(m, mutex, rank)
+	rt.mu.Lock()
+	if err != nil {
+		l.users--
+	} else {
+		l.held = true
 	}
-	return nil
+	rt.mu.Unlock()
+	if err != nil {
+		l.turn.Unlock()
+	}
+	return err
 }
 
 func (rt *Runtime) lock(m *Mutexes, mutex, rank int) error {
@@ -177,7 +236,23 @@ func (rt *Runtime) lock(m *Mutexes, mutex, rank int) error {
 	return nil
 }
 
-// Unlock releases mutex on rank and hands it to the next waiter (ARMCI_Unlock).
+// Holds reports whether this process holds mutex on rank.
+func (rt *Runtime) Holds(mutex, rank int) bool {
+	if rt.valid("Holds") != nil {
+		return false
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.mutexes == nil {
+		return false
+	}
+	l := rt.mutexes.local[[2]int{mutex, rank}]
+	return l != nil && l.held
+}
+
+// Unlock releases mutex on rank (ARMCI_Unlock): to a goroutine of this process
+// waiting in Lock, or else to the next process that waits. Any goroutine of the
+// process may unlock what the process holds.
 func (rt *Runtime) Unlock(mutex, rank int) error {
 	m, err := rt.mutexesFor("Unlock", mutex, rank)
 	if err != nil {
@@ -185,24 +260,30 @@ func (rt *Runtime) Unlock(mutex, rank int) error {
 	}
 	key := [2]int{mutex, rank}
 	rt.mu.Lock()
-	if !m.held[key] {
+	l := m.local[key]
+	if l == nil || !l.held {
 		rt.mu.Unlock()
 		return argErr("Unlock", "mutex", "mutex %d on rank %d is not held by this process", mutex, rank)
 	}
-	delete(m.held, key)
+	l.held = false
 	rt.mu.Unlock()
 	all, err := rt.exchange(m, mutex, rank, 0)
 	if err != nil {
 		rt.mu.Lock()
-		m.held[key] = true
+		l.held = true
 		rt.mu.Unlock()
 		return err
 	}
 	for i := 1; i < rt.size; i++ {
 		next := (rt.rank + i) % rt.size
 		if all[next] != 0 {
-			return mpi.Send(m.comm, []byte{}, next, rt.handoffTag(mutex, rank))
+			err = mpi.Send(m.comm, []byte{}, next, rt.handoffTag(mutex, rank))
+			break
 		}
 	}
-	return nil
+	rt.mu.Lock()
+	l.users--
+	rt.mu.Unlock()
+	l.turn.Unlock()
+	return err
 }

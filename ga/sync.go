@@ -1,5 +1,11 @@
 package ga
 
+import (
+	"errors"
+
+	"github.com/goga-hpc/goga/armci"
+)
+
 // fenceState tracks GA_Init_fence: while active, the ranks this process has
 // sent data to, so that Fence can wait for exactly those.
 type fenceState struct {
@@ -107,20 +113,24 @@ func MaskSync(begin, end bool) {
 }
 
 // CreateMutexes creates n mutexes numbered 0..n-1 (GA_Create_mutexes); it is
-// collective, and one set exists at a time.
+// collective, every process must pass the same n, and one set exists at a
+// time.
 func CreateMutexes(n int) error {
 	rt, err := runtime("CreateMutexes")
 	if err != nil {
 		return err
 	}
-	if n < 0 {
-		return errorf("CreateMutexes", "", "%d mutexes", n)
-	}
 	st.mu.Lock()
 	exists := st.mutexes >= 0
 	st.mu.Unlock()
-	if exists {
-		return errorf("CreateMutexes", "", "a set of mutexes exists already; DestroyMutexes first")
+	var bad error
+	if n < 0 {
+		bad = errorf("CreateMutexes", "", "%d mutexes", n)
+	} else if exists {
+		bad = errorf("CreateMutexes", "", "a set of mutexes exists already; DestroyMutexes first")
+	}
+	if err := agree(rt, false, "CreateMutexes", "", bad, newArgs("CreateMutexes").ints("n", n)); err != nil {
+		return err
 	}
 	// Mutex i lives on rank i mod P, as number i / P there.
 	p := rt.Size()
@@ -133,23 +143,23 @@ func CreateMutexes(n int) error {
 	}
 	st.mu.Lock()
 	st.mutexes = n
-	clear(held)
 	st.mu.Unlock()
 	return nil
 }
 
-// held are the GA mutexes this process holds or is taking, guarded by st.mu.
-// Locking one twice or unlocking one not held is refused here, by its GA
-// number (armci would refuse too, but by its own host and index).
-var held = map[int]bool{}
-
-// DestroyMutexes destroys the set of mutexes (GA_Destroy_mutexes); collective.
+// DestroyMutexes destroys the set of mutexes (GA_Destroy_mutexes); it is
+// collective. While any process holds a mutex or is taking one, every process
+// gets an error and the set stays usable.
 func DestroyMutexes() error {
 	rt, err := runtime("DestroyMutexes")
 	if err != nil {
 		return err
 	}
 	if err := rt.DestroyMutexes(); err != nil {
+		var refused *armci.Error
+		if errors.As(err, &refused) {
+			return errorf("DestroyMutexes", "", "%s", refused.Msg)
+		}
 		return err
 	}
 	st.mu.Lock()
@@ -158,77 +168,48 @@ func DestroyMutexes() error {
 	return nil
 }
 
-func mutexAt(op string, m int) (host, index int, err error) {
-	rt, err := runtime(op)
+func mutexAt(op string, m int) (rt *armci.Runtime, host, index int, err error) {
+	rt, err = runtime(op)
 	if err != nil {
-		return 0, 0, err
+		return nil, 0, 0, err
 	}
 	st.mu.Lock()
 	n := st.mutexes
 	st.mu.Unlock()
 	if m < 0 || m >= n {
-		return 0, 0, errorf(op, "", "mutex %d out of range [0, %d)", m, max(n, 0))
+		return nil, 0, 0, errorf(op, "", "mutex %d out of range [0, %d)", m, max(n, 0))
 	}
-	return m % rt.Size(), m / rt.Size(), nil
+	return rt, m % rt.Size(), m / rt.Size(), nil
 }
 
-// Lock acquires mutex m, waiting while another process holds it (GA_Lock).
+// Lock acquires mutex m, waiting while another process, or another goroutine
+// of this one, holds it (GA_Lock). As with sync.Mutex, a goroutine that locks
+// what its process holds waits until it is unlocked: locking m again from the
+// goroutine that holds it never returns.
 func Lock(m int) error {
-	host, i, err := mutexAt("Lock", m)
+	rt, host, i, err := mutexAt("Lock", m)
 	if err != nil {
 		return err
 	}
-	rt, err := runtime("Lock")
-	if err != nil {
-		return err
-	}
-	st.mu.Lock()
-	if held[m] {
-		st.mu.Unlock()
-		return errorf("Lock", "", "mutex %d is already held (or being taken) by this process", m)
-	}
-	held[m] = true
-	st.mu.Unlock()
-	if err := rt.Lock(i, host); err != nil {
-		st.mu.Lock()
-		delete(held, m)
-		st.mu.Unlock()
-		return err
-	}
-	return nil
+	return rt.Lock(i, host)
 }
 
 // Unlock releases mutex m (GA_Unlock), after completing this process's
-// operations at their targets, so that the next holder sees them.
+// operations at their targets, so that the next holder sees them. Any
+// goroutine of the process that holds m may unlock it.
 func Unlock(m int) error {
-	host, i, err := mutexAt("Unlock", m)
+	rt, host, i, err := mutexAt("Unlock", m)
 	if err != nil {
 		return err
 	}
-	rt, err := runtime("Unlock")
-	if err != nil {
-		return err
-	}
-	st.mu.Lock()
-	if !held[m] {
-		st.mu.Unlock()
+	// Refused by its GA number here (armci would name its host and index).
+	if !rt.Holds(i, host) {
 		return errorf("Unlock", "", "mutex %d is not held by this process", m)
 	}
-	delete(held, m)
-	st.mu.Unlock()
 	// What the critical section wrote must be in place before the next holder
 	// can read it.
 	if err := rt.AllFence(); err != nil {
-		st.mu.Lock()
-		held[m] = true
-		st.mu.Unlock()
 		return err
 	}
-	if err := rt.Unlock(i, host); err != nil {
-		st.mu.Lock()
-		held[m] = true
-		st.mu.Unlock()
-		return err
-	}
-	return nil
+	return rt.Unlock(i, host)
 }
