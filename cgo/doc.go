@@ -1,9 +1,9 @@
-// Package cgo is the one goga package that imports "C". It holds raw bindings to
-// the MPI library (and, in later layers, BLACS, ScaLAPACK and BLAS) and the small C
-// shim they need.
-//
-// Nothing here is meant for end users: package mpi wraps these calls in an
-// idiomatic, checked API. The rules this package keeps:
+// Package cgo is goga's internal binding layer, the one library package that
+// imports "C": raw bindings to MPI, BLACS and ScaLAPACK, the small C shims
+// they need, and the vectorized accumulate kernels. It is not an API: its
+// calls check nothing and may change with any release; packages mpi, blacs,
+// scalapack and armci wrap them in checked, idiomatic ones. The rules this
+// package keeps:
 //
 //   - MPI handles cross into Go as small named integer types (Comm, Group,
 //     Datatype, Op, Win, Request). Open MPI's handles are pointers and MPICH's are
@@ -14,6 +14,11 @@
 //     several MPI calls, the shim makes them on the C side.
 //   - Buffers are unsafe.Pointer. Functions that let MPI keep a buffer past their
 //     return (Isend, Irecv, Rput, Rget, Raccumulate) need the caller to pin it.
+//   - The ScaLAPACK bindings (scalapack_gen.h, scalapack_gen.go) are generated
+//     by internal/scalapackgen from one table: every driver for every element
+//     type, s, d, c and z, chosen by a Type, never by an element's size. A new
+//     driver is one entry there, a new element type one row; run go generate
+//     here afterwards (make test fails while the files are stale).
 //
 // Build flags come from pkg-config: Open MPI (ompi-c) by default, MPICH (mpich)
 // with the build tag "mpich".

@@ -223,9 +223,6 @@ func ErrorClass(code int) int {
 // CommErrorsReturn sets MPI_ERRORS_RETURN on a communicator.
 func CommErrorsReturn(c Comm) int { return int(C.goga_comm_errors_return(h(uintptr(c)))) }
 
-// WinErrorsReturn sets MPI_ERRORS_RETURN on a window.
-func WinErrorsReturn(w Win) int { return int(C.goga_win_errors_return(h(uintptr(w)))) }
-
 // ---- communicators ----
 
 // CommRankSize is MPI_Comm_rank and MPI_Comm_size in one crossing.
@@ -548,13 +545,6 @@ func Alltoallv(s unsafe.Pointer, scounts, sdispls []int, r unsafe.Pointer, rcoun
 }
 
 // ---- derived datatypes (all returned committed) ----
-
-// TypeContiguous is MPI_Type_contiguous plus commit.
-func TypeContiguous(n int, old Datatype) (Datatype, int) {
-	var o C.goga_h
-	rc := C.goga_type_contiguous(ci(n), h(uintptr(old)), &o)
-	return Datatype(o), int(rc)
-}
 
 // TypeVector is MPI_Type_vector plus commit.
 func TypeVector(count, blocklen, stride int, old Datatype) (Datatype, int) {

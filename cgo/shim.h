@@ -108,9 +108,6 @@ static inline int goga_abort(goga_h c, int code) { return MPI_Abort(G_COMM(c), c
 static inline int goga_comm_errors_return(goga_h c) {
 	return MPI_Comm_set_errhandler(G_COMM(c), MPI_ERRORS_RETURN);
 }
-static inline int goga_win_errors_return(goga_h w) {
-	return MPI_Win_set_errhandler(G_WIN(w), MPI_ERRORS_RETURN);
-}
 
 // ---- communicators and groups ----
 
@@ -366,11 +363,6 @@ static inline int goga_type_commit_out(MPI_Datatype t, int rc, goga_h *out) {
 	if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&t);
 	*out = (goga_h)t;
 	return rc;
-}
-static inline int goga_type_contiguous(int n, goga_h old, goga_h *out) {
-	MPI_Datatype t = MPI_DATATYPE_NULL;
-	int rc = MPI_Type_contiguous(n, G_TYPE(old), &t);
-	return goga_type_commit_out(t, rc, out);
 }
 static inline int goga_type_vector(int count, int blocklen, int stride, goga_h old, goga_h *out) {
 	MPI_Datatype t = MPI_DATATYPE_NULL;

@@ -3,7 +3,7 @@ package scalapack
 import (
 	"testing"
 
-	"github.com/goga-hpc/goga/cgo"
+	"github.com/goga-hpc/goga/internal/scalapackref"
 )
 
 // TestIndexMaps compares Numroc and the index maps with ScaLAPACK's own
@@ -17,14 +17,14 @@ func TestIndexMaps(t *testing.T) {
 				for isrc := range np {
 					total := 0
 					for p := range np {
-						got, want := Numroc(n, nb, p, isrc, np), cgo.Numroc(n, nb, p, isrc, np)
+						got, want := Numroc(n, nb, p, isrc, np), scalapackref.Numroc(n, nb, p, isrc, np)
 						if got != want {
 							t.Fatalf("Numroc(%d, %d, %d, %d, %d) = %d, ScaLAPACK says %d", n, nb, p, isrc, np, got, want)
 						}
 						total += got
 						for l := range got {
 							g := LocalToGlobal(l, nb, p, isrc, np)
-							if want := cgo.Indxl2g(l+1, nb, p, isrc, np) - 1; g != want {
+							if want := scalapackref.Indxl2g(l+1, nb, p, isrc, np) - 1; g != want {
 								t.Fatalf("LocalToGlobal(%d, nb %d, p %d, src %d, np %d) = %d, ScaLAPACK says %d", l, nb, p, isrc, np, g, want)
 							}
 							if GlobalToProc(g, nb, isrc, np) != p || GlobalToLocal(g, nb, np) != l {
@@ -37,10 +37,10 @@ func TestIndexMaps(t *testing.T) {
 						t.Fatalf("n=%d nb=%d np=%d src=%d: local counts sum to %d", n, nb, np, isrc, total)
 					}
 					for i := range n {
-						if p, want := GlobalToProc(i, nb, isrc, np), cgo.Indxg2p(i+1, nb, 0, isrc, np); p != want {
+						if p, want := GlobalToProc(i, nb, isrc, np), scalapackref.Indxg2p(i+1, nb, 0, isrc, np); p != want {
 							t.Fatalf("GlobalToProc(%d, %d, %d, %d) = %d, ScaLAPACK says %d", i, nb, isrc, np, p, want)
 						}
-						if l, want := GlobalToLocal(i, nb, np), cgo.Indxg2l(i+1, nb, 0, isrc, np)-1; l != want {
+						if l, want := GlobalToLocal(i, nb, np), scalapackref.Indxg2l(i+1, nb, 0, isrc, np)-1; l != want {
 							t.Fatalf("GlobalToLocal(%d, %d, %d) = %d, ScaLAPACK says %d", i, nb, np, l, want)
 						}
 					}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/goga-hpc/goga/blacs"
-	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/internal/scalapackref"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -43,7 +43,7 @@ func TestNewDesc(t *testing.T) {
 			{50, 5, 2, 2, 0, 0, 1},
 		} {
 			d, err := NewDesc(g, c.m, c.n, c.mb, c.nb, c.rsrc, c.csrc, c.lld)
-			want, info := cgo.Descinit(c.m, c.n, c.mb, c.nb, c.rsrc, c.csrc, g.Context(), c.lld)
+			want, info := scalapackref.Descinit(c.m, c.n, c.mb, c.nb, c.rsrc, c.csrc, g.Context(), c.lld)
 			if info == 0 {
 				if err != nil {
 					t.Fatalf("%+v: NewDesc refused (%v) what DESCINIT accepts", c, err)

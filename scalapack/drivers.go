@@ -71,7 +71,7 @@ func Gesv[T Elem](a, b *Matrix[T]) error {
 	if err := sameGrid("Gesv", a, b); err != nil {
 		return err
 	}
-	info := cgo.Pgesv(isComplex[T](), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), a.ipiv(), b.ptr(), b.desc32())
+	info := cgo.Pgesv(typeOf[T](), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), a.ipiv(), b.ptr(), b.desc32())
 	return infoErr("Gesv", info, func(i int) error { return &SingularError{"Gesv", i - 1} })
 }
 
@@ -84,7 +84,7 @@ func Getrf[T Elem](a *Matrix[T]) ([]int32, error) {
 		return nil, errf("Getrf", "a", "blocks %d×%d must be square", a.Desc.MB, a.Desc.NB)
 	}
 	ipiv := a.ipiv()
-	info := cgo.Pgetrf(isComplex[T](), a.Desc.M, a.Desc.N, a.ptr(), a.desc32(), ipiv)
+	info := cgo.Pgetrf(typeOf[T](), a.Desc.M, a.Desc.N, a.ptr(), a.desc32(), ipiv)
 	return ipiv, infoErr("Getrf", info, func(i int) error { return &SingularError{"Getrf", i - 1} })
 }
 
@@ -110,7 +110,7 @@ func Getrs[T Elem](trans Trans, a *Matrix[T], ipiv []int32, b *Matrix[T]) error 
 	if len(ipiv) < len(a.ipiv()) {
 		return errf("Getrs", "ipiv", "holds %d pivots; Getrf gives %d", len(ipiv), len(a.ipiv()))
 	}
-	info := cgo.Pgetrs(isComplex[T](), byte(trans), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), ipiv, b.ptr(), b.desc32())
+	info := cgo.Pgetrs(typeOf[T](), byte(trans), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), ipiv, b.ptr(), b.desc32())
 	return infoErr("Getrs", info, nil)
 }
 
@@ -140,7 +140,7 @@ func Posv[T Elem](uplo Uplo, a, b *Matrix[T]) error {
 	if err := sameGrid("Posv", a, b); err != nil {
 		return err
 	}
-	info := cgo.Pposv(isComplex[T](), byte(uplo), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), b.ptr(), b.desc32())
+	info := cgo.Pposv(typeOf[T](), byte(uplo), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), b.ptr(), b.desc32())
 	return infoErr("Posv", info, func(i int) error { return &NotPositiveDefiniteError{"Posv", i} })
 }
 
@@ -152,7 +152,7 @@ func Potrf[T Elem](uplo Uplo, a *Matrix[T]) error {
 	if err := sameGrid("Potrf", a, a); err != nil {
 		return err
 	}
-	info := cgo.Ppotrf(isComplex[T](), byte(uplo), a.Desc.N, a.ptr(), a.desc32())
+	info := cgo.Ppotrf(typeOf[T](), byte(uplo), a.Desc.N, a.ptr(), a.desc32())
 	return infoErr("Potrf", info, func(i int) error { return &NotPositiveDefiniteError{"Potrf", i} })
 }
 
@@ -164,7 +164,7 @@ func Potrs[T Elem](uplo Uplo, a, b *Matrix[T]) error {
 	if err := sameGrid("Potrs", a, b); err != nil {
 		return err
 	}
-	info := cgo.Ppotrs(isComplex[T](), byte(uplo), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), b.ptr(), b.desc32())
+	info := cgo.Ppotrs(typeOf[T](), byte(uplo), a.Desc.N, b.Desc.N, a.ptr(), a.desc32(), b.ptr(), b.desc32())
 	return infoErr("Potrs", info, nil)
 }
 
@@ -187,7 +187,7 @@ func Gemm[T Elem](ta, tb Trans, alpha T, a, b *Matrix[T], beta T, c *Matrix[T]) 
 	if a.Desc.Ctxt != b.Desc.Ctxt || a.Desc.Ctxt != c.Desc.Ctxt {
 		return errf("Gemm", "c", "matrices on different grids")
 	}
-	cgo.Pgemm(isComplex[T](), byte(ta), byte(tb), m, n, k, unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32(), unsafe.Pointer(&beta), c.ptr(), c.desc32())
+	cgo.Pgemm(typeOf[T](), byte(ta), byte(tb), m, n, k, unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32(), unsafe.Pointer(&beta), c.ptr(), c.desc32())
 	return nil
 }
 
@@ -200,7 +200,7 @@ func Getri[T Elem](a *Matrix[T], ipiv []int32) error {
 	if len(ipiv) < len(a.ipiv()) {
 		return errf("Getri", "ipiv", "holds %d pivots; Getrf gives %d", len(ipiv), len(a.ipiv()))
 	}
-	info := cgo.Pgetri(isComplex[T](), a.Desc.N, a.ptr(), a.desc32(), ipiv)
+	info := cgo.Pgetri(typeOf[T](), a.Desc.N, a.ptr(), a.desc32(), ipiv)
 	return infoErr("Getri", info, func(i int) error { return &SingularError{"Getri", i - 1} })
 }
 
@@ -213,7 +213,7 @@ func Potri[T Elem](uplo Uplo, a *Matrix[T]) error {
 	if err := sameGrid("Potri", a, a); err != nil {
 		return err
 	}
-	info := cgo.Ppotri(isComplex[T](), byte(uplo), a.Desc.N, a.ptr(), a.desc32())
+	info := cgo.Ppotri(typeOf[T](), byte(uplo), a.Desc.N, a.ptr(), a.desc32())
 	return infoErr("Potri", info, func(i int) error { return &SingularError{"Potri", i - 1} })
 }
 
@@ -243,7 +243,7 @@ func Syevd(uplo Uplo, a *Matrix[float64]) ([]float64, *Matrix[float64], error) {
 		return nil, nil, err
 	}
 	w := make([]float64, max(a.Desc.N, 1))
-	info := cgo.Pdsyevd('V', byte(uplo), a.Desc.N, a.ptr(), a.desc32(), w, z.ptr(), z.desc32())
+	info := cgo.Pevd(cgo.TypeD, 'V', byte(uplo), a.Desc.N, a.ptr(), a.desc32(), unsafe.Pointer(&w[0]), z.ptr(), z.desc32())
 	if err := infoErr("Syevd", info, func(i int) error { return &EigenError{"Syevd", i} }); err != nil {
 		return nil, nil, err
 	}
@@ -278,7 +278,7 @@ func Sygvx(ibtype int, uplo Uplo, a, b *Matrix[float64]) ([]float64, *Matrix[flo
 	w := make([]float64, max(n, 1))
 	ifail := make([]int32, max(n, 1))
 	rows, cols, _, _ := a.Grid.Info()
-	info, found := cgo.Pdsygvx(ibtype, byte(uplo), n, a.ptr(), a.desc32(), b.ptr(), b.desc32(), w, z.ptr(), z.desc32(), ifail, rows*cols)
+	info, found := cgo.Pgvx(cgo.TypeD, ibtype, byte(uplo), n, a.ptr(), a.desc32(), b.ptr(), b.desc32(), unsafe.Pointer(&w[0]), z.ptr(), z.desc32(), ifail, rows*cols)
 	switch {
 	case info > 0 && info/16%2 == 1:
 		return nil, nil, &NotPositiveDefiniteError{"Sygvx", int(ifail[0])}

@@ -1,9 +1,11 @@
 package scalapack
 
 import (
+	"reflect"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -11,9 +13,18 @@ import (
 // real and complex.
 type Elem interface{ ~float64 | ~complex128 }
 
-func isComplex[T Elem]() bool {
-	var z T
-	return unsafe.Sizeof(z) == 16
+// typeOf is T's ScaLAPACK type, read from its kind (not its size, which
+// cannot tell complex64 from float64).
+func typeOf[T Elem]() cgo.Type {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Float32:
+		return cgo.TypeS
+	case reflect.Complex64:
+		return cgo.TypeC
+	case reflect.Complex128:
+		return cgo.TypeZ
+	}
+	return cgo.TypeD
 }
 
 // Matrix is a block-cyclic matrix on a grid: its descriptor and this

@@ -60,7 +60,7 @@ func Trsm[T Elem](side Side, uplo Uplo, trans Trans, diag Diag, alpha T, a, b *M
 	if a.Desc.MB != a.Desc.NB || blk != a.Desc.MB {
 		return errf("Trsm", "b", "A's blocks %d×%d must be square and match B's %d along the shared dimension", a.Desc.MB, a.Desc.NB, blk)
 	}
-	cgo.Ptrsm(isComplex[T](), byte(side), byte(uplo), byte(trans), byte(diag), b.Desc.M, b.Desc.N,
+	cgo.Ptrsm(typeOf[T](), byte(side), byte(uplo), byte(trans), byte(diag), b.Desc.M, b.Desc.N,
 		unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32())
 	return nil
 }
@@ -108,7 +108,7 @@ func Lapiv[T Elem](dir Direction, rc blacs.Scope, a *Matrix[T], ipiv []int32) er
 	if len(ipiv) < need {
 		return errf("Lapiv", "ipiv", "holds %d pivots; %d needed", len(ipiv), need)
 	}
-	cgo.Plapiv(isComplex[T](), byte(dir), byte(rc), d.M, d.N, a.ptr(), a.desc32(), ipiv, &ip)
+	cgo.Plapiv(typeOf[T](), byte(dir), byte(rc), d.M, d.N, a.ptr(), a.desc32(), ipiv, &ip)
 	return nil
 }
 
@@ -186,6 +186,6 @@ func Gemr2d[T Elem](m, n int, a, b *Matrix[T], all *blacs.Grid) error {
 		}
 		return bad
 	}
-	cgo.Pgemr2d(isComplex[T](), m, n, pa, da, pb, db, all.Context())
+	cgo.Pgemr2d(typeOf[T](), m, n, pa, da, pb, db, all.Context())
 	return nil
 }

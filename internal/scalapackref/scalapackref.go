@@ -1,4 +1,7 @@
-package cgo
+// Package scalapackref holds ScaLAPACK's own index tools (NUMROC, INDXG2P,
+// INDXG2L, INDXL2G, DESCINIT) as oracles for tests of goga's pure-Go
+// equivalents. It is for tests only; goga's library code never calls them.
+package scalapackref
 
 /*
 // ScaLAPACK's tool routines, Fortran symbols with 4-byte integers

@@ -1,0 +1,6 @@
+//go:build mpich
+
+package scalapackref
+
+// #cgo pkg-config: scalapack-mpich
+import "C"
