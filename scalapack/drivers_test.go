@@ -25,7 +25,12 @@ func abs[T Elem](v T) float64 { return cmplx.Abs(toC(v)) }
 
 func fromFloat[T Elem](f float64) T {
 	var z T
-	if _, ok := any(z).(complex128); ok {
+	switch any(z).(type) {
+	case float32:
+		return any(float32(f)).(T)
+	case complex64:
+		return any(complex64(complex(f, 0))).(T)
+	case complex128:
 		return any(complex(f, 0)).(T)
 	}
 	return any(f).(T)
@@ -33,12 +38,26 @@ func fromFloat[T Elem](f float64) T {
 
 func toC[T Elem](v T) complex128 {
 	switch x := any(v).(type) {
+	case float32:
+		return complex(float64(x), 0)
 	case float64:
 		return complex(x, 0)
+	case complex64:
+		return complex128(x)
 	case complex128:
 		return x
 	}
 	panic("type")
+}
+
+// eps is the machine epsilon of T's precision.
+func eps[T Elem]() float64 {
+	var z T
+	switch any(z).(type) {
+	case float32, complex64:
+		return 0x1p-23
+	}
+	return 0x1p-52
 }
 
 // residual is ||op(A)·X − B||∞ / (||A||∞·||X||∞·n·eps), ScaLAPACK's test
@@ -68,7 +87,7 @@ func residual[T Elem](trans Trans, a, x, b []T, n, nrhs int) float64 {
 		}
 		xmax = max(xmax, xr)
 	}
-	return rmax / (amax * xmax * float64(n) * 0x1p-52)
+	return rmax / (amax * xmax * float64(n) * eps[T]())
 }
 
 // worldGrid is the near-square grid of every rank; the caller exits it.
@@ -111,6 +130,8 @@ func TestDrivers(t *testing.T) {
 		defer g.Exit()
 		t.Run("GesvReal", func(t *testing.T) { testGesv[float64](t, g) })
 		t.Run("GesvComplex", func(t *testing.T) { testGesv[complex128](t, g) })
+		t.Run("GesvSingle", func(t *testing.T) { testGesv[float32](t, g) })
+		t.Run("GesvComplexSingle", func(t *testing.T) { testGesv[complex64](t, g) })
 		t.Run("GetrsTrans", func(t *testing.T) { testGetrs(t, g) })
 		t.Run("Posv", func(t *testing.T) { testPosv(t, g) })
 		t.Run("Singular", func(t *testing.T) { testSingular(t, g) })
@@ -121,10 +142,12 @@ func TestDrivers(t *testing.T) {
 func randVal[T Elem](r *rand.Rand) T {
 	var z T
 	switch any(z).(type) {
+	case complex64:
+		return any(complex64(complex(r.Float64()*2-1, r.Float64()*2-1))).(T)
 	case complex128:
 		return any(complex(r.Float64()*2-1, r.Float64()*2-1)).(T)
 	}
-	return any(r.Float64()*2 - 1).(T)
+	return fromFloat[T](r.Float64()*2 - 1)
 }
 
 func testGesv[T Elem](t *testing.T, g *blacs.Grid) {

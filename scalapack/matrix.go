@@ -9,9 +9,11 @@ import (
 	"github.com/goga-hpc/goga/mpi"
 )
 
-// Elem is the set of element types the drivers work on: double precision,
-// real and complex.
-type Elem interface{ ~float64 | ~complex128 }
+// Elem is the set of element types the drivers work on: single and double
+// precision, real and complex (ScaLAPACK's s, d, c and z).
+type Elem interface {
+	~float32 | ~float64 | ~complex64 | ~complex128
+}
 
 // typeOf is T's ScaLAPACK type, read from its kind (not its size, which
 // cannot tell complex64 from float64).
