@@ -55,10 +55,10 @@ func Sync() error {
 	if err != nil {
 		return err
 	}
-	st.mu.Lock()
-	st.fence = fenceState{}
-	st.mu.Unlock()
-	return rt.Barrier()
+	// A Sync agrees like any collective call, so that processes that reach
+	// different collective calls (a Sync here, a Zero there) meet in the
+	// same reduction and all get an error, instead of passing each other.
+	return agree(rt, true, "Sync", "", nil, newArgs("Sync"))
 }
 
 // InitFence starts tracking the operations this process issues, for Fence
