@@ -103,8 +103,11 @@
 // changed: the refusing process gets its own error, the others one wrapping
 // ErrPeer (with the refusing process's message and sentinel), and processes
 // that passed different arguments one wrapping ErrMismatch. The calls that
-// agree: Create, CreateIrreg, Allocate, Duplicate, Destroy, Zero, Fill,
-// Scale, Copy, Add, Dot, Print, Brdcst and Gop, and the linear algebra.
+// agree: Sync, Create, CreateIrreg, Allocate, Duplicate, Destroy, Zero,
+// Fill, Scale, Copy, Add, Dot, Print, Brdcst, Gop, CreateMutexes,
+// DestroyMutexes, and the linear algebra. Since Sync agrees too, processes
+// that reach different collective calls meet in the same reduction and all
+// get an error instead of passing each other.
 // What it costs: over shared memory the barrier of the call's implicit sync
 // does a few more atomic operations; elsewhere an MPI_Allreduce of three
 // integers replaces the MPI_Barrier. Gop and Brdcst, which have no sync, pay
