@@ -36,6 +36,44 @@ func sizeOf[T any]() int {
 	return int(unsafe.Sizeof(z))
 }
 
+// maxPiece is the most bytes one MPI call moves. MPI counts are C ints, so a
+// larger transfer goes as several calls on consecutive pieces; 1 GiB is a
+// whole number of elements of every type. (A variable: tests split small
+// transfers with a few bytes.)
+var maxPiece = 1 << 30
+
+// inPieces calls f with the byte offset and length of each consecutive piece
+// of n bytes, in order, and stops at the first error.
+func inPieces(n int, f func(off, n int) error) error {
+	for o := 0; o < n; o += maxPiece {
+		if err := f(o, min(maxPiece, n-o)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pieces calls f on each consecutive piece of buf (see inPieces), with the
+// piece's byte offset in buf.
+func pieces[T any](buf []T, f func(piece []T, off int) error) error {
+	es := sizeOf[T]()
+	return inPieces(len(buf)*es, func(o, n int) error { return f(buf[o/es:(o+n)/es], o) })
+}
+
+// rmaPieces issues move (MPI_Put or MPI_Get) on b and rank's part from byte
+// off on, in pieces; completing them is the caller's business.
+func (s *Segment) rmaPieces(rank, off int, b []byte, move func(w *mpi.Win, b []byte, rank, disp int) error) error {
+	return pieces(b, func(p []byte, o int) error { return move(s.win, p, rank, off+o) })
+}
+
+// accPieces issues the MPI accumulates of scale·src into rank's part from byte
+// off on, in pieces; completing them is the caller's business.
+func accPieces[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
+	return pieces(src, func(p []T, o int) error {
+		return mpi.Accumulate(s.win, scaled(p, scale), rank, off+o, mpi.Sum)
+	})
+}
+
 // Put copies src into rank's part of s at byte offset off (ARMCI_Put). It
 // returns when src may be reused.
 func Put[T mpi.Elem](s *Segment, rank, off int, src []T) error {
@@ -47,7 +85,7 @@ func Put[T mpi.Elem](s *Segment, rank, off int, src []T) error {
 		copyBytes(s.parts[rank][off:], b)
 		return nil
 	}
-	if err := mpi.Put(s.win, b, rank, off); err != nil {
+	if err := s.rmaPieces(rank, off, b, mpi.Put[byte]); err != nil {
 		return err
 	}
 	return s.win.FlushLocal(rank)
@@ -64,7 +102,7 @@ func Get[T mpi.Elem](s *Segment, rank, off int, dst []T) error {
 		copyBytes(b, s.parts[rank][off:])
 		return nil
 	}
-	if err := mpi.Get(s.win, b, rank, off); err != nil {
+	if err := s.rmaPieces(rank, off, b, mpi.Get[byte]); err != nil {
 		return err
 	}
 	return s.win.FlushLocal(rank)
@@ -87,7 +125,7 @@ func Acc[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
 		s.unlockAcc(rank)
 		return nil
 	}
-	if err := mpi.Accumulate(s.win, scaled(src, scale), rank, off, mpi.Sum); err != nil {
+	if err := accPieces(s, rank, off, src, scale); err != nil {
 		return err
 	}
 	return s.win.FlushLocal(rank)

@@ -69,7 +69,8 @@
 // accumulates are MPI_Put, MPI_Get and MPI_Accumulate completed with
 // MPI_Win_flush_local, strided patches are nested hvector datatypes moved in one
 // call, fences are MPI_Win_flush, and read-modify-write is MPI_Fetch_and_op or
-// MPI_Compare_and_swap. Transports that need the target's help to complete RMA
+// MPI_Compare_and_swap. MPI counts are C ints, so a transfer of more than 1 GiB
+// goes as one call per GiB (a strided patch split into runs of whole rows). Transports that need the target's help to complete RMA
 // (Open MPI's osc ucx over TCP) would stall while the target computes, so the
 // runtime then runs a goroutine that enters MPI every 200 µs.
 //

@@ -110,8 +110,8 @@ func NbPut[T mpi.Elem](s *Segment, rank, off int, src []T) (*Handle, error) {
 		copyBytes(s.parts[rank][off:], b)
 		return completed("NbPut"), nil
 	}
-	r, err := mpi.Rput(s.win, b, rank, off)
-	return s.started("NbPut", []*mpi.Request{r}, err)
+	reqs, err := requests(nil, b, func(p []byte, o int) (*mpi.Request, error) { return mpi.Rput(s.win, p, rank, off+o) })
+	return s.started("NbPut", reqs, err)
 }
 
 // NbGet is Get that returns at once (ARMCI_NbGet).
@@ -124,8 +124,8 @@ func NbGet[T mpi.Elem](s *Segment, rank, off int, dst []T) (*Handle, error) {
 		copyBytes(b, s.parts[rank][off:])
 		return completed("NbGet"), nil
 	}
-	r, err := mpi.Rget(s.win, b, rank, off)
-	return s.started("NbGet", []*mpi.Request{r}, err)
+	reqs, err := requests(nil, b, func(p []byte, o int) (*mpi.Request, error) { return mpi.Rget(s.win, p, rank, off+o) })
+	return s.started("NbGet", reqs, err)
 }
 
 // NbAcc is Acc that returns at once (ARMCI_NbAcc).
@@ -137,8 +137,10 @@ func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, err
 		if err := s.checkAcc("NbAcc", rank, off, len(src)*sizeOf[T](), sizeOf[T]()); err != nil {
 			return nil, err
 		}
-		r, err := mpi.Raccumulate(s.win, scaled(src, scale), rank, off, mpi.Sum)
-		return s.started("NbAcc", []*mpi.Request{r}, err)
+		reqs, err := requests(nil, src, func(p []T, o int) (*mpi.Request, error) {
+			return mpi.Raccumulate(s.win, scaled(p, scale), rank, off+o, mpi.Sum)
+		})
+		return s.started("NbAcc", reqs, err)
 	}
 	if err := Acc(s, rank, off, src, scale); err != nil {
 		return nil, renamed("NbAcc", err)
@@ -158,13 +160,8 @@ func NbPutS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handl
 	if err := s.checkStrided("NbPutS", rank, off, p, len(b), 1); err != nil {
 		return nil, err
 	}
-	lt, rt, err := p.types()
-	if err != nil {
-		return nil, err
-	}
-	defer freeTypes(lt, rt) // MPI keeps them alive until the operation completes
-	r, err := mpi.RputTyped(s.win, b, lt, rank, off, rt)
-	return s.started("NbPutS", []*mpi.Request{r}, err)
+	reqs, err := s.stridedRequests(rank, off, b, p, mpi.RputTyped[byte])
+	return s.started("NbPutS", reqs, err)
 }
 
 // NbGetS is GetS that returns at once (ARMCI_NbGetS).
@@ -179,13 +176,8 @@ func NbGetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handl
 	if err := s.checkStrided("NbGetS", rank, off, p, len(b), 1); err != nil {
 		return nil, err
 	}
-	lt, rt, err := p.types()
-	if err != nil {
-		return nil, err
-	}
-	defer freeTypes(lt, rt)
-	r, err := mpi.RgetTyped(s.win, b, lt, rank, off, rt)
-	return s.started("NbGetS", []*mpi.Request{r}, err)
+	reqs, err := s.stridedRequests(rank, off, b, p, mpi.RgetTyped[byte])
+	return s.started("NbGetS", reqs, err)
 }
 
 // NbAccS is AccS that returns at once (ARMCI_NbAccS). Over MPI the patch is
@@ -195,6 +187,21 @@ func NbAccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T)
 		return nil, renamed("NbAccS", err)
 	}
 	return completed("NbAccS"), nil
+}
+
+// stridedRequests issues one request-based typed MPI call per piece of a
+// strided patch.
+func (s *Segment) stridedRequests(rank, off int, b []byte, p Strided,
+	issue func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	var reqs []*mpi.Request
+	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
+		req, err := issue(s.win, b, lt, rank, off+r, rt)
+		if err == nil {
+			reqs = append(reqs, req)
+		}
+		return err
+	})
+	return reqs, err
 }
 
 // NbPutV is PutV that returns at once (ARMCI_NbPutV).
@@ -236,15 +243,27 @@ func (s *Segment) nbVector(op string, rank int, b []byte, vecs []IOVec,
 	var reqs []*mpi.Request
 	for _, v := range vecs {
 		for i := range v.Local {
-			if v.Bytes == 0 {
-				continue
-			}
-			r, err := issue(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i])
+			var err error
+			reqs, err = requests(reqs, b[v.Local[i]:v.Local[i]+v.Bytes], func(p []byte, o int) (*mpi.Request, error) {
+				return issue(s.win, p, rank, v.Remote[i]+o)
+			})
 			if err != nil {
 				return s.started(op, reqs, err)
 			}
-			reqs = append(reqs, r)
 		}
 	}
 	return s.started(op, reqs, nil)
+}
+
+// requests issues one request-based MPI call per piece of buf (see pieces)
+// and appends their requests to reqs.
+func requests[T any](reqs []*mpi.Request, buf []T, issue func(piece []T, off int) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	err := pieces(buf, func(p []T, o int) error {
+		r, err := issue(p, o)
+		if err == nil {
+			reqs = append(reqs, r)
+		}
+		return err
+	})
+	return reqs, err
 }

@@ -2,6 +2,7 @@ package armci
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goga-hpc/goga/mpi"
 )
@@ -133,6 +134,34 @@ func (p Strided) blocks(f func(local, remote int)) {
 	}
 }
 
+// pieces calls f with sub-patches of p of at most maxPiece bytes each that
+// together make p, in order, with the byte offsets of each in the local and
+// remote buffers; it stops at the first error. It splits the outermost level
+// first, into runs of whole inner patches.
+func (p Strided) pieces(f func(q Strided, local, remote int) error) error {
+	if p.Bytes() <= maxPiece {
+		return f(p, 0, 0)
+	}
+	top := len(p.Count) - 1
+	if top == 0 {
+		return inPieces(p.Count[0], func(o, n int) error { return f(Strided{Count: []int{n}}, o, o) })
+	}
+	inner := Strided{Count: p.Count[:top], LocalStride: p.LocalStride[:top-1], RemoteStride: p.RemoteStride[:top-1]}
+	step := max(1, maxPiece/inner.Bytes())
+	for i := 0; i < p.Count[top]; i += step {
+		q := inner
+		if step > 1 {
+			q = Strided{Count: append(slices.Clone(inner.Count), min(step, p.Count[top]-i)),
+				LocalStride: p.LocalStride, RemoteStride: p.RemoteStride}
+		}
+		l, r := i*p.LocalStride[top-1], i*p.RemoteStride[top-1]
+		if err := q.pieces(func(q Strided, ql, qr int) error { return f(q, l+ql, r+qr) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkStrided validates a strided call on a local buffer of n bytes.
 func (s *Segment) checkStrided(op string, rank, off int, p Strided, n, elem int) error {
 	if err := s.valid(op); err != nil {
@@ -165,19 +194,31 @@ func (p Strided) types() (local, remote *mpi.Datatype, err error) {
 	return local, remote, nil
 }
 
-// stridedRMA moves a strided patch over MPI with one typed call, and completes
-// it locally.
+// typedPieces calls f for each piece of p (see pieces) with local from the
+// piece's start on, the piece's local and remote datatypes, and its remote
+// byte offset.
+func (p Strided) typedPieces(local []byte, f func(local []byte, lt *mpi.Datatype, remote int, rt *mpi.Datatype) error) error {
+	return p.pieces(func(q Strided, l, r int) error {
+		lt, rt, err := q.types()
+		if err != nil {
+			return err
+		}
+		defer freeTypes(lt, rt) // MPI keeps them alive until the operation completes
+		return f(local[l:], lt, r, rt)
+	})
+}
+
+// stridedRMA moves a strided patch over MPI with one typed call per piece,
+// and completes it locally.
 func (s *Segment) stridedRMA(rank, off int, b []byte, p Strided,
 	move func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) error) error {
 	if p.Bytes() == 0 {
 		return nil
 	}
-	lt, rt, err := p.types()
+	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
+		return move(s.win, b, lt, rank, off+r, rt)
+	})
 	if err != nil {
-		return err
-	}
-	defer freeTypes(lt, rt)
-	if err := move(s.win, b, lt, rank, off, rt); err != nil {
 		return err
 	}
 	return s.win.FlushLocal(rank)
@@ -226,9 +267,8 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 	if err := s.checkStrided("AccS", rank, off, p, len(b), es); err != nil {
 		return err
 	}
-	n := p.Count[0] / es
 	if s.shm {
-		dst := s.parts[rank][off:]
+		dst, n := s.parts[rank][off:], p.Count[0]/es
 		s.lockAcc(rank)
 		p.blocks(func(l, r int) {
 			accumulate(elems[T](&dst[r], n), local[l/es:l/es+n], scale)
@@ -239,25 +279,29 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 	if p.Bytes() == 0 {
 		return nil
 	}
-	// Pack the scaled patch, then one MPI_Accumulate into the strided target.
-	packed := make([]T, 0, p.Bytes()/es)
-	p.blocks(func(l, _ int) {
-		for _, v := range local[l/es : l/es+n] {
-			packed = append(packed, scale*v)
+	// Pack each piece of the scaled patch, then one MPI_Accumulate of it into
+	// the strided target.
+	err := p.pieces(func(q Strided, l, r int) error {
+		n := q.Count[0] / es
+		packed := make([]T, 0, q.Bytes()/es)
+		q.blocks(func(ql, _ int) {
+			for _, v := range local[(l+ql)/es : (l+ql)/es+n] {
+				packed = append(packed, scale*v)
+			}
+		})
+		lt, err := mpi.TypeStrided[T]([]int{len(packed)}, nil)
+		if err != nil {
+			return err
 		}
+		defer lt.Free()
+		rt, err := mpi.TypeStrided[T](append([]int{n}, q.Count[1:]...), q.RemoteStride)
+		if err != nil {
+			return err
+		}
+		defer rt.Free()
+		return mpi.AccumulateTyped(s.win, packed, lt, rank, off+r, rt, mpi.Sum)
 	})
-	lt, err := mpi.TypeStrided[T]([]int{len(packed)}, nil)
 	if err != nil {
-		return err
-	}
-	defer lt.Free()
-	counts := append([]int{n}, p.Count[1:]...)
-	rt, err := mpi.TypeStrided[T](counts, p.RemoteStride)
-	if err != nil {
-		return err
-	}
-	defer rt.Free()
-	if err := mpi.AccumulateTyped(s.win, packed, lt, rank, off, rt, mpi.Sum); err != nil {
 		return err
 	}
 	return s.win.FlushLocal(rank)

@@ -53,7 +53,7 @@ func PutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
 		for i := range v.Local {
 			if s.shm {
 				copyBytes(s.parts[rank][v.Remote[i]:], b[v.Local[i]:v.Local[i]+v.Bytes])
-			} else if err := mpi.Put(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i]); err != nil {
+			} else if err := s.rmaPieces(rank, v.Remote[i], b[v.Local[i]:v.Local[i]+v.Bytes], mpi.Put[byte]); err != nil {
 				return err
 			}
 		}
@@ -74,7 +74,7 @@ func GetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
 		for i := range v.Local {
 			if s.shm {
 				copyBytes(b[v.Local[i]:v.Local[i]+v.Bytes], s.parts[rank][v.Remote[i]:])
-			} else if err := mpi.Get(s.win, b[v.Local[i]:v.Local[i]+v.Bytes], rank, v.Remote[i]); err != nil {
+			} else if err := s.rmaPieces(rank, v.Remote[i], b[v.Local[i]:v.Local[i]+v.Bytes], mpi.Get[byte]); err != nil {
 				return err
 			}
 		}
@@ -105,10 +105,8 @@ func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) err
 			src := local[v.Local[i]/es : v.Local[i]/es+n]
 			if s.shm {
 				accumulate(elems[T](&s.parts[rank][v.Remote[i]], n), src, scale)
-			} else {
-				if err := mpi.Accumulate(s.win, scaled(src, scale), rank, v.Remote[i], mpi.Sum); err != nil {
-					return err
-				}
+			} else if err := accPieces(s, rank, v.Remote[i], src, scale); err != nil {
+				return err
 			}
 		}
 	}
