@@ -70,7 +70,10 @@
 // MPI_Win_flush_local, strided patches are nested hvector datatypes moved in one
 // call, fences are MPI_Win_flush, and read-modify-write is MPI_Fetch_and_op or
 // MPI_Compare_and_swap. MPI counts are C ints, so a transfer of more than 1 GiB
-// goes as one call per GiB (a strided patch split into runs of whole rows). Transports that need the target's help to complete RMA
+// goes as one call per GiB (a strided patch split into runs of whole rows).
+// The goroutines of a process take turns at each target (one operation and
+// its completion at a time): threads competing inside MPI for one target were
+// a hundred times slower over TCP than one thread alone. Transports that need the target's help to complete RMA
 // (Open MPI's osc ucx over TCP) would stall while the target computes, so the
 // runtime then runs a goroutine that enters MPI every 200 µs.
 //

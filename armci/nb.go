@@ -110,7 +110,9 @@ func NbPut[T mpi.Elem](s *Segment, rank, off int, src []T) (*Handle, error) {
 		copyBytes(s.parts[rank][off:], b)
 		return completed("NbPut"), nil
 	}
+	end := s.turn(rank)
 	reqs, err := requests(nil, b, func(p []byte, o int) (*mpi.Request, error) { return mpi.Rput(s.win, p, rank, off+o) })
+	end()
 	return s.started("NbPut", reqs, err)
 }
 
@@ -124,7 +126,9 @@ func NbGet[T mpi.Elem](s *Segment, rank, off int, dst []T) (*Handle, error) {
 		copyBytes(b, s.parts[rank][off:])
 		return completed("NbGet"), nil
 	}
+	end := s.turn(rank)
 	reqs, err := requests(nil, b, func(p []byte, o int) (*mpi.Request, error) { return mpi.Rget(s.win, p, rank, off+o) })
+	end()
 	return s.started("NbGet", reqs, err)
 }
 
@@ -137,9 +141,11 @@ func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, err
 		if err := s.checkAcc("NbAcc", rank, off, len(src)*sizeOf[T](), sizeOf[T]()); err != nil {
 			return nil, err
 		}
+		end := s.turn(rank)
 		reqs, err := requests(nil, src, func(p []T, o int) (*mpi.Request, error) {
 			return mpi.Raccumulate(s.win, scaled(p, scale), rank, off+o, mpi.Sum)
 		})
+		end()
 		return s.started("NbAcc", reqs, err)
 	}
 	if err := Acc(s, rank, off, src, scale); err != nil {
@@ -193,6 +199,7 @@ func NbAccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T)
 // strided patch.
 func (s *Segment) stridedRequests(rank, off int, b []byte, p Strided,
 	issue func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	defer s.turn(rank)()
 	var reqs []*mpi.Request
 	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
 		req, err := issue(s.win, b, lt, rank, off+r, rt)
@@ -240,6 +247,7 @@ func (s *Segment) nbVector(op string, rank int, b []byte, vecs []IOVec,
 	if err := s.checkVector(op, rank, vecs, len(b), 1); err != nil {
 		return nil, err
 	}
+	defer s.turn(rank)()
 	var reqs []*mpi.Request
 	for _, v := range vecs {
 		for i := range v.Local {

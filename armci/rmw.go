@@ -26,6 +26,7 @@ func FetchAdd[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 		return 0, err
 	}
 	if !s.shm {
+		defer s.turn(rank)()
 		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Sum)
 	}
 	if sizeOf[T]() == 4 {
@@ -41,6 +42,7 @@ func Swap[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 		return 0, err
 	}
 	if !s.shm {
+		defer s.turn(rank)()
 		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Replace)
 	}
 	if sizeOf[T]() == 4 {
@@ -56,6 +58,7 @@ func CompareSwap[T RmwElem](s *Segment, rank, off int, expect, v T) (T, error) {
 		return 0, err
 	}
 	if !s.shm {
+		defer s.turn(rank)()
 		return mpi.CompareAndSwap(s.win, v, expect, rank, off)
 	}
 	p := addr(s, rank, off)

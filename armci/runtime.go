@@ -22,6 +22,10 @@ type Runtime struct {
 	rmaSegments atomic.Int32  // live segments on the MPI path
 	fenceWord   atomic.Uint32 // a location for memory fences
 
+	// turns[r] lets one goroutine of this process at a time operate over MPI
+	// on rank r's memory (see Segment.turn).
+	turns []sync.Mutex
+
 	guards guards // freed segments' address ranges, kept inaccessible
 
 	mu       sync.Mutex
@@ -60,6 +64,7 @@ func Init(c *mpi.Comm, opts ...Option) (*Runtime, error) {
 		shm:      os.Getenv("GOGA_ARMCI_SHM") != "0",
 		segments: map[*Segment]struct{}{},
 		pending:  map[*Handle]struct{}{},
+		turns:    make([]sync.Mutex, dup.Size()),
 	}
 	for _, o := range opts {
 		o(rt)

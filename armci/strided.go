@@ -215,6 +215,7 @@ func (s *Segment) stridedRMA(rank, off int, b []byte, p Strided,
 	if p.Bytes() == 0 {
 		return nil
 	}
+	defer s.turn(rank)()
 	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
 		return move(s.win, b, lt, rank, off+r, rt)
 	})
@@ -281,6 +282,7 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 	}
 	// Pack each piece of the scaled patch, then one MPI_Accumulate of it into
 	// the strided target.
+	defer s.turn(rank)()
 	err := p.pieces(func(q Strided, l, r int) error {
 		n := q.Count[0] / es
 		packed := make([]T, 0, q.Bytes()/es)

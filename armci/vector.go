@@ -49,6 +49,9 @@ func PutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
 	if err := s.checkVector("PutV", rank, vecs, len(b), 1); err != nil {
 		return err
 	}
+	if !s.shm {
+		defer s.turn(rank)()
+	}
 	for _, v := range vecs {
 		for i := range v.Local {
 			if s.shm {
@@ -69,6 +72,9 @@ func GetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
 	b := bytesOf(local)
 	if err := s.checkVector("GetV", rank, vecs, len(b), 1); err != nil {
 		return err
+	}
+	if !s.shm {
+		defer s.turn(rank)()
 	}
 	for _, v := range vecs {
 		for i := range v.Local {
@@ -95,6 +101,8 @@ func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) err
 	if s.shm {
 		s.lockAcc(rank)
 		defer s.unlockAcc(rank)
+	} else {
+		defer s.turn(rank)()
 	}
 	for _, v := range vecs {
 		n := v.Bytes / es
