@@ -22,11 +22,71 @@ type Win struct {
 	shared bool
 	freed  bool
 
-	// Origin buffers of operations that MPI may still read or write, per
-	// target rank, kept reachable until a flush or unlock completes them: a
-	// temporary slice passed to Put must not be collected before the flush.
-	mu       sync.Mutex
-	inflight [][]unsafe.Pointer
+	keep kept // origin buffers of operations in flight
+}
+
+// kept holds the origin buffers of operations that MPI may still read or
+// write, per target rank, reachable until a flush or unlock completes them: a
+// temporary slice passed to Put must not be collected before the flush. A
+// flush completes the operations issued before it started, so it lets go of
+// those buffers only: another goroutine's, added while it ran, stay.
+type kept struct {
+	mu   sync.Mutex
+	bufs [][]unsafe.Pointer
+}
+
+// add keeps p for rank, one of n ranks.
+func (k *kept) add(n, rank int, p unsafe.Pointer) {
+	k.mu.Lock()
+	if k.bufs == nil {
+		k.bufs = make([][]unsafe.Pointer, n)
+	}
+	k.bufs[rank] = append(k.bufs[rank], p)
+	k.mu.Unlock()
+}
+
+// mark returns how many buffers are kept for rank, before a flush starts.
+func (k *kept) mark(rank int) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.bufs == nil {
+		return 0
+	}
+	return len(k.bufs[rank])
+}
+
+// markAll is mark for every rank.
+func (k *kept) markAll() []int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	m := make([]int, len(k.bufs))
+	for r, b := range k.bufs {
+		m[r] = len(b)
+	}
+	return m
+}
+
+// drop lets go of the first n buffers kept for rank once a flush that
+// started after mark returned n has completed (err == nil); it returns err.
+func (k *kept) drop(rank, n int, err error) error {
+	if err != nil || n == 0 {
+		return err
+	}
+	k.mu.Lock()
+	b := k.bufs[rank]
+	rest := copy(b, b[n:])
+	clear(b[rest:])
+	k.bufs[rank] = b[:rest]
+	k.mu.Unlock()
+	return nil
+}
+
+// dropAll is drop for every rank, with the counts from markAll.
+func (k *kept) dropAll(marks []int, err error) error {
+	for r, n := range marks {
+		k.drop(r, n, err)
+	}
+	return err
 }
 
 // issued checks an RMA call's return code and, if it started, keeps its origin
@@ -35,33 +95,7 @@ func (w *Win) issued(op string, rank int, p unsafe.Pointer, rc int) error {
 	if err := check(op, rc); err != nil || p == nil || rank == ProcNull {
 		return err
 	}
-	w.mu.Lock()
-	if w.inflight == nil {
-		w.inflight = make([][]unsafe.Pointer, len(w.sizes))
-	}
-	w.inflight[rank] = append(w.inflight[rank], p)
-	w.mu.Unlock()
-	return nil
-}
-
-// completed drops the buffers kept for rank (every rank if rank < 0) once a
-// flush or unlock has completed their operations.
-func (w *Win) completed(rank int, err error) error {
-	if err != nil {
-		return err
-	}
-	w.mu.Lock()
-	if w.inflight != nil {
-		if rank < 0 {
-			for r := range w.inflight {
-				w.inflight[r] = w.inflight[r][:0]
-			}
-		} else {
-			clear(w.inflight[rank])
-			w.inflight[rank] = w.inflight[rank][:0]
-		}
-	}
-	w.mu.Unlock()
+	w.keep.add(len(w.sizes), rank, p)
 	return nil
 }
 
@@ -246,7 +280,8 @@ func (w *Win) UnlockAll() error {
 	if err := w.valid("UnlockAll"); err != nil {
 		return err
 	}
-	return w.completed(-1, check("UnlockAll", cgo.WinUnlockAll(w.h)))
+	marks := w.keep.markAll()
+	return w.keep.dropAll(marks, check("UnlockAll", cgo.WinUnlockAll(w.h)))
 }
 
 // Lock is MPI_Win_lock on one target rank.
@@ -277,7 +312,8 @@ func (w *Win) Unlock(rank int) error {
 	if rank == ProcNull {
 		return nil // allowed by MPI-3, but Open MPI 4.1 refuses MPI_PROC_NULL here
 	}
-	return w.completed(rank, check("Unlock", cgo.WinUnlock(rank, w.h)))
+	n := w.keep.mark(rank)
+	return w.keep.drop(rank, n, check("Unlock", cgo.WinUnlock(rank, w.h)))
 }
 
 // Flush is MPI_Win_flush: this rank's operations to rank are complete at the
@@ -292,7 +328,8 @@ func (w *Win) Flush(rank int) error {
 	if rank == ProcNull {
 		return nil // nothing to complete (and osc/ucx segfaults on MPI_PROC_NULL)
 	}
-	return w.completed(rank, check("Flush", cgo.WinFlush(rank, w.h)))
+	n := w.keep.mark(rank)
+	return w.keep.drop(rank, n, check("Flush", cgo.WinFlush(rank, w.h)))
 }
 
 // FlushAll is MPI_Win_flush_all.
@@ -300,7 +337,8 @@ func (w *Win) FlushAll() error {
 	if err := w.valid("FlushAll"); err != nil {
 		return err
 	}
-	return w.completed(-1, check("FlushAll", cgo.WinFlushAll(w.h)))
+	marks := w.keep.markAll()
+	return w.keep.dropAll(marks, check("FlushAll", cgo.WinFlushAll(w.h)))
 }
 
 // FlushLocal is MPI_Win_flush_local: the origin buffers of this rank's
@@ -315,7 +353,8 @@ func (w *Win) FlushLocal(rank int) error {
 	if rank == ProcNull {
 		return nil // nothing to complete (and osc/ucx segfaults on MPI_PROC_NULL)
 	}
-	return w.completed(rank, check("FlushLocal", cgo.WinFlushLocal(rank, w.h)))
+	n := w.keep.mark(rank)
+	return w.keep.drop(rank, n, check("FlushLocal", cgo.WinFlushLocal(rank, w.h)))
 }
 
 // FlushLocalAll is MPI_Win_flush_local_all.
@@ -323,7 +362,8 @@ func (w *Win) FlushLocalAll() error {
 	if err := w.valid("FlushLocalAll"); err != nil {
 		return err
 	}
-	return w.completed(-1, check("FlushLocalAll", cgo.WinFlushLocalAll(w.h)))
+	marks := w.keep.markAll()
+	return w.keep.dropAll(marks, check("FlushLocalAll", cgo.WinFlushLocalAll(w.h)))
 }
 
 // Sync is MPI_Win_sync: it makes this rank's public and private copies of its
