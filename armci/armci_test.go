@@ -837,6 +837,16 @@ func testFinalize(t *testing.T, rt *armci.Runtime) {
 	gs2, err := rt2.MallocGroup(sub, 8)
 	must(t, err)
 	must(t, rt2.CreateMutexes(2))
+	// Not while a process holds a mutex: refused everywhere, nothing freed.
+	last := rt2.Size() - 1
+	if rt2.Rank() == 0 {
+		must(t, rt2.Lock(1, last))
+	}
+	wantErr(t, "Finalize while rank 0 holds a mutex", rt2.Finalize(), "mutex", nil)
+	must(t, armci.Put(s2, last, 0, []int64{int64(rt2.Rank())}))
+	if rt2.Rank() == 0 {
+		must(t, rt2.Unlock(1, last))
+	}
 	must(t, rt2.Finalize())
 	wantErr(t, "Put after Finalize", armci.Put(s2, 0, 0, []byte{1}), "segment", armci.ErrFreed)
 	wantErr(t, "Get from a group segment after Finalize", armci.Get(gs2, 0, 0, []byte{1}), "segment", armci.ErrFreed)

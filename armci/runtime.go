@@ -152,7 +152,8 @@ func (rt *Runtime) valid(op string) error {
 }
 
 // Finalize frees every segment and mutex still allocated and ends the runtime.
-// It is collective.
+// It is collective. While any process holds a mutex or is taking one, it is
+// refused on every process and frees nothing.
 func (rt *Runtime) Finalize() error {
 	if err := rt.valid("Finalize"); err != nil {
 		return err
@@ -161,21 +162,24 @@ func (rt *Runtime) Finalize() error {
 		return err
 	}
 	rt.mu.Lock()
+	m := rt.mutexes
+	rt.mu.Unlock()
+	// First, as it may be refused (a mutex held): then nothing is freed.
+	if m != nil {
+		if err := rt.DestroyMutexes(); err != nil {
+			return renamed("Finalize", err)
+		}
+	}
+	rt.mu.Lock()
 	segs := make([]*Segment, 0, len(rt.segments))
 	for s := range rt.segments {
 		segs = append(segs, s)
 	}
-	m := rt.mutexes
 	rt.mu.Unlock()
 	// Free in a rank-independent order: creation order.
 	sortSegments(segs)
 	for _, s := range segs {
 		if err := s.Free(); err != nil {
-			return err
-		}
-	}
-	if m != nil {
-		if err := rt.DestroyMutexes(); err != nil {
 			return err
 		}
 	}
