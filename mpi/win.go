@@ -29,30 +29,33 @@ type Win struct {
 // write, per target rank, reachable until a flush or unlock completes them: a
 // temporary slice passed to Put must not be collected before the flush. A
 // flush completes the operations issued before it started, so it lets go of
-// those buffers only: another goroutine's, added while it ran, stay.
+// those buffers only: another goroutine's, added while it ran, stay. Marks
+// count every buffer ever kept for a rank, so that flushes that overlap let
+// go of each buffer once.
 type kept struct {
-	mu   sync.Mutex
-	bufs [][]unsafe.Pointer
+	mu      sync.Mutex
+	bufs    [][]unsafe.Pointer
+	dropped []int // buffers let go of so far, per rank
 }
 
 // add keeps p for rank, one of n ranks.
 func (k *kept) add(n, rank int, p unsafe.Pointer) {
 	k.mu.Lock()
 	if k.bufs == nil {
-		k.bufs = make([][]unsafe.Pointer, n)
+		k.bufs, k.dropped = make([][]unsafe.Pointer, n), make([]int, n)
 	}
 	k.bufs[rank] = append(k.bufs[rank], p)
 	k.mu.Unlock()
 }
 
-// mark returns how many buffers are kept for rank, before a flush starts.
+// mark returns the mark of the buffers kept for rank, before a flush starts.
 func (k *kept) mark(rank int) int {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.bufs == nil {
 		return 0
 	}
-	return len(k.bufs[rank])
+	return k.dropped[rank] + len(k.bufs[rank])
 }
 
 // markAll is mark for every rank.
@@ -61,30 +64,33 @@ func (k *kept) markAll() []int {
 	defer k.mu.Unlock()
 	m := make([]int, len(k.bufs))
 	for r, b := range k.bufs {
-		m[r] = len(b)
+		m[r] = k.dropped[r] + len(b)
 	}
 	return m
 }
 
-// drop lets go of the first n buffers kept for rank once a flush that
-// started after mark returned n has completed (err == nil); it returns err.
-func (k *kept) drop(rank, n int, err error) error {
-	if err != nil || n == 0 {
+// drop lets go of the buffers kept for rank up to mark once a flush that
+// started after mark was taken has completed (err == nil); it returns err.
+func (k *kept) drop(rank, mark int, err error) error {
+	if err != nil || mark == 0 {
 		return err
 	}
 	k.mu.Lock()
-	b := k.bufs[rank]
-	rest := copy(b, b[n:])
-	clear(b[rest:])
-	k.bufs[rank] = b[:rest]
+	if n := mark - k.dropped[rank]; n > 0 {
+		b := k.bufs[rank]
+		rest := copy(b, b[n:])
+		clear(b[rest:])
+		k.bufs[rank] = b[:rest]
+		k.dropped[rank] = mark
+	}
 	k.mu.Unlock()
 	return nil
 }
 
-// dropAll is drop for every rank, with the counts from markAll.
+// dropAll is drop for every rank, with the marks from markAll.
 func (k *kept) dropAll(marks []int, err error) error {
-	for r, n := range marks {
-		k.drop(r, n, err)
+	for r, m := range marks {
+		k.drop(r, m, err)
 	}
 	return err
 }
