@@ -173,7 +173,19 @@ func testMutexCollectives(t *testing.T) {
 	}
 	// Nothing was left behind by the refused calls: a set can be made.
 	must(t, ga.CreateMutexes(sets))
+	if n > 1 {
+		// Processes that reach different collective calls all get an error,
+		// and the set stays.
+		var err error
+		if me == 0 {
+			err = ga.DestroyMutexes()
+		} else {
+			err = ga.Sync()
+		}
+		wantErr(t, "DestroyMutexes on process 0 while the others Sync", err, "", "", ga.ErrMismatch)
+	}
 	must(t, ga.Lock(sets-1))
 	must(t, ga.Unlock(sets-1))
 	must(t, ga.DestroyMutexes())
+	wantErr(t, "DestroyMutexes with no set", ga.DestroyMutexes(), "DestroyMutexes", "", nil)
 }

@@ -155,6 +155,19 @@ func DestroyMutexes() error {
 	if err != nil {
 		return err
 	}
+	st.mu.Lock()
+	exists := st.mutexes >= 0
+	st.mu.Unlock()
+	var bad error
+	if !exists {
+		bad = errorf("DestroyMutexes", "", "no mutexes; CreateMutexes first")
+	}
+	// Agree like every collective call, so that processes that reach another
+	// collective call meet this one's reduction and get an error; then armci
+	// agrees on whether any process holds a mutex.
+	if err := agree(rt, false, "DestroyMutexes", "", bad, newArgs("DestroyMutexes")); err != nil {
+		return err
+	}
 	if err := rt.DestroyMutexes(); err != nil {
 		var refused *armci.Error
 		if errors.As(err, &refused) {
