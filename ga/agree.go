@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strconv"
+	"strings"
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/mpi"
@@ -110,12 +111,17 @@ func agree(rt *armci.Runtime, fence bool, op, array string, local error, a *args
 		return err
 	}
 	if v[0] > 0 {
-		// The last process that refused tells the others why, and which
-		// sentinel its error wraps.
+		// The last process that refused tells the others why: which
+		// sentinel its error wraps, the array it named, and its message.
 		root := int(v[0] - 1)
 		var text string
 		if local != nil {
-			text = string(rune('0'+sentinelCode(local))) + local.Error()
+			name, msg := array, local.Error()
+			var e *Error
+			if errors.As(local, &e) {
+				name, msg = e.Array, e.Msg
+			}
+			text = string(rune('0'+sentinelCode(local))) + name + "\x1f" + msg
 		}
 		text, err = bcastText(rt.Comm(), text, root)
 		if local != nil {
@@ -128,6 +134,9 @@ func agree(rt *armci.Runtime, fence bool, op, array string, local error, a *args
 		if len(text) > 0 && int(text[0]-'0') < len(sentinels) {
 			sentinel = sentinels[text[0]-'0']
 			text = text[1:]
+		}
+		if name, msg, ok := strings.Cut(text, "\x1f"); ok {
+			array, text = name, msg
 		}
 		return &Error{Op: op, Array: array, Err: sentinel, peer: true, Msg: fmt.Sprintf("process %d refused it: %s", root, text)}
 	}

@@ -41,11 +41,13 @@ var (
 	ErrDestroyed      = errors.New("array has been destroyed")
 	ErrMemoryLimit    = errors.New("memory limit reached")
 	ErrNil            = errors.New("nil array")
+	ErrNotFinite      = errors.New("NaN or Inf in a solver's input")
+	ErrNotSymmetric   = errors.New("matrix is not symmetric")
 )
 
 // sentinels numbers the sentinels, so that a collective call can tell the
 // other processes which one its refusal wraps (see agree).
-var sentinels = []error{nil, ErrNotInitialized, ErrDestroyed, ErrMemoryLimit, ErrNil, ErrMismatch}
+var sentinels = []error{nil, ErrNotInitialized, ErrDestroyed, ErrMemoryLimit, ErrNil, ErrMismatch, ErrNotFinite, ErrNotSymmetric}
 
 func sentinelCode(err error) byte {
 	for i, s := range sentinels[1:] {

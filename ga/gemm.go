@@ -1,6 +1,11 @@
 package ga
 
-import "github.com/goga-hpc/goga/scalapack"
+import (
+	"fmt"
+
+	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/scalapack"
+)
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C (GA_Dgemm, GA_Zgemm), where
 // op(X) is X for 'N' and Xᵀ for 'T', op(A) is m × k, op(B) k × n and C m × n.
@@ -13,30 +18,59 @@ import "github.com/goga-hpc/goga/scalapack"
 // written back. Where beta is 0, C is not read.
 func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
 	const op = "Gemm"
-	for _, x := range []*Array[T]{a, b, c} {
-		if err := x.valid(op); err != nil {
-			return err
-		}
+	rt, err := runtime(op)
+	if err != nil {
+		return err
 	}
 	ta, tb = upper(ta), upper(tb)
+	ar, ac, br, bc, check := gemmShape(ta, tb, m, n, k, a, b, c)
+	l := newArgs(op).ints("trans", int(ta), int(tb)).ints("mnk", m, n, k).str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta))
+	if err := agree(rt, true, op, c.Name(), check, array(array(array(l, "A", a), "B", b), "C", c)); err != nil {
+		return err
+	}
+	g, err := solverGrid(op)
+	if err != nil {
+		return err
+	}
+	// Cᵀ = alpha·op(B)ᵀ·op(A)ᵀ + beta·Cᵀ, on the transposes the Gets make.
+	at, bt, ct, err := readProduct(g, a, b, c, ar, ac, br, bc, m, n, beta == 0)
+	// Everyone has read C before anyone writes it.
+	if err := agree(rt, true, op, c.name, err, nil); err != nil {
+		return err
+	}
+	if err := scalapack.Gemm(scalapack.Trans(tb), scalapack.Trans(ta), alpha, bt, at, beta, ct); err != nil {
+		return err
+	}
+	return agree(rt, true, op, c.name, putTransposed(ct, c), nil)
+}
+
+// gemmShape checks Gemm's arguments and returns the shapes of the leading
+// patches of A (ar × ac) and B (br × bc) that it uses.
+func gemmShape[T scalapack.Elem](ta, tb byte, m, n, k int, a, b, c *Array[T]) (ar, ac, br, bc int, err error) {
+	const op = "Gemm"
+	for _, x := range []*Array[T]{a, b, c} {
+		if err := x.valid(op); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	}
 	if ta != 'N' && ta != 'T' {
-		return errorf(op, a.name, "ta %q; want 'N' or 'T'", ta)
+		return 0, 0, 0, 0, errorf(op, a.name, "ta %q; want 'N' or 'T'", ta)
 	}
 	if tb != 'N' && tb != 'T' {
-		return errorf(op, b.name, "tb %q; want 'N' or 'T'", tb)
+		return 0, 0, 0, 0, errorf(op, b.name, "tb %q; want 'N' or 'T'", tb)
 	}
 	if m < 1 || n < 1 || k < 1 {
-		return errorf(op, c.name, "m, n, k = %d, %d, %d; each must be at least 1", m, n, k)
+		return 0, 0, 0, 0, errorf(op, c.name, "m, n, k = %d, %d, %d; each must be at least 1", m, n, k)
 	}
 	if c == a || c == b {
-		return errorf(op, c.name, "C is also an operand")
+		return 0, 0, 0, 0, errorf(op, c.name, "C is also an operand")
 	}
 	// The leading patches: A is m × k (k × m for 'T'), B k × n (n × k).
-	ar, ac := m, k
+	ar, ac = m, k
 	if ta == 'T' {
 		ar, ac = k, m
 	}
-	br, bc := k, n
+	br, bc = k, n
 	if tb == 'T' {
 		br, bc = n, k
 	}
@@ -46,45 +80,28 @@ func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], b
 		what string
 	}{{a, ar, ac, "op(A) is m × k"}, {b, br, bc, "op(B) is k × n"}, {c, m, n, "C is m × n"}} {
 		if len(s.x.dims) != 2 || s.x.dims[0] < s.r || s.x.dims[1] < s.c {
-			return errorf(op, s.x.name, "dims %v: %s with m, n, k = %d, %d, %d, so it needs %d × %d", s.x.dims, s.what, m, n, k, s.r, s.c)
+			return 0, 0, 0, 0, errorf(op, s.x.name, "dims %v: %s with m, n, k = %d, %d, %d, so it needs %d × %d", s.x.dims, s.what, m, n, k, s.r, s.c)
 		}
 	}
-	if err := Sync(); err != nil {
-		return err
-	}
-	g, err := solverGrid(op)
-	if err != nil {
-		return err
-	}
+	return ar, ac, br, bc, nil
+}
+
+// readProduct reads the transposes of Gemm's operands' leading patches
+// (C's only if it is used) into block-cyclic matrices on g.
+func readProduct[T scalapack.Elem](g *blacs.Grid, a, b, c *Array[T], ar, ac, br, bc, m, n int, emptyC bool) (at, bt, ct *scalapack.Matrix[T], err error) {
 	nb := gemmBlock
-	// Cᵀ = alpha·op(B)ᵀ·op(A)ᵀ + beta·Cᵀ, on the transposes the Gets make.
-	at, err := getTransposed(g, a, ar, ac, nb, nb, &scratchA)
-	if err != nil {
-		return err
+	if at, err = getTransposed(g, a, ar, ac, nb, nb, &scratchA); err != nil {
+		return nil, nil, nil, err
 	}
-	bt, err := getTransposed(g, b, br, bc, nb, nb, &scratchB)
-	if err != nil {
-		return err
+	if bt, err = getTransposed(g, b, br, bc, nb, nb, &scratchB); err != nil {
+		return nil, nil, nil, err
 	}
-	var ct *scalapack.Matrix[T]
-	if beta == 0 {
+	if emptyC {
 		ct, err = emptyTransposed[T](g, m, n, nb, nb, &scratchC)
 	} else {
 		ct, err = getTransposed(g, c, m, n, nb, nb, &scratchC)
 	}
-	if err != nil {
-		return err
-	}
-	if err := Sync(); err != nil { // everyone has read C before anyone writes it
-		return err
-	}
-	if err := scalapack.Gemm(scalapack.Trans(tb), scalapack.Trans(ta), alpha, bt, at, beta, ct); err != nil {
-		return err
-	}
-	if err := putTransposed(ct, c); err != nil {
-		return err
-	}
-	return Sync()
+	return at, bt, ct, err
 }
 
 // gemmBlock is the block size of Gemm's copies: PxGEMM runs fastest with

@@ -20,19 +20,43 @@ func TestGemm(t *testing.T) {
 		defer func() { mpitest.Must(t, ga.Terminate()) }()
 		t.Run("float64", func(t *testing.T) { testGemm[float64](t) })
 		t.Run("complex128", func(t *testing.T) { testGemm[complex128](t) })
+		t.Run("float32", func(t *testing.T) { testGemm[float32](t) })
+		t.Run("complex64", func(t *testing.T) { testGemm[complex64](t) })
 		t.Run("misuse", testGemmMisuse)
 	})
 }
 
-func gemmVal[T float64 | complex128](r *rand.Rand) T {
-	var z T
-	if _, ok := any(z).(complex128); ok {
-		return any(complex(r.Float64()*2-1, r.Float64()*2-1)).(T)
-	}
-	return any(r.Float64()*2 - 1).(T)
+// gemmElem is the element types Gemm takes.
+type gemmElem interface {
+	float32 | float64 | complex64 | complex128
 }
 
-func testGemm[T float64 | complex128](t *testing.T) {
+func gemmVal[T gemmElem](r *rand.Rand) T {
+	re, im := r.Float64()*2-1, r.Float64()*2-1
+	var z T
+	switch any(z).(type) {
+	case complex128:
+		return any(complex(re, im)).(T)
+	case complex64:
+		return any(complex64(complex(re, im))).(T)
+	case float32:
+		return any(float32(re)).(T)
+	}
+	return any(re).(T)
+}
+
+// gemmTol is the error allowed per term of a product of k terms: the
+// element type's precision with a margin.
+func gemmTol[T gemmElem]() float64 {
+	var z T
+	switch any(z).(type) {
+	case float32, complex64:
+		return 1e-5
+	}
+	return 1e-12
+}
+
+func testGemm[T gemmElem](t *testing.T) {
 	np := ga.Nnodes()
 	// A slice, not a map: every rank must take the layouts in one order.
 	layouts := []struct {
@@ -111,7 +135,7 @@ func testGemm[T float64 | complex128](t *testing.T) {
 							}
 							want = alpha*s + beta*want
 						}
-						if d := cmplx.Abs(toC(got[i*cc+j] - want)); d > 1e-12*float64(c.k) {
+						if d := cmplx.Abs(toC(got[i*cc+j] - want)); d > gemmTol[T]()*float64(c.k) {
 							t.Fatalf("%s: C[%d][%d] = %v, want %v", name, i, j, got[i*cc+j], want)
 						}
 					}
@@ -125,10 +149,14 @@ func testGemm[T float64 | complex128](t *testing.T) {
 	}
 }
 
-func toC[T float64 | complex128](v T) complex128 {
+func toC[T gemmElem](v T) complex128 {
 	switch x := any(v).(type) {
 	case complex128:
 		return x
+	case complex64:
+		return complex128(x)
+	case float32:
+		return complex(float64(x), 0)
 	case float64:
 		return complex(x, 0)
 	}

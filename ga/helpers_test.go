@@ -262,7 +262,8 @@ func pattern[T ga.Elem](dims []int, f func(lin int) T) []T {
 	return v
 }
 
-// sameElems compares got and want, reporting up to a few differences.
+// sameElems compares got and want, reporting up to a few differences; NaN
+// (the one value unequal to itself) matches NaN.
 func sameElems[T comparable](t *testing.T, what string, got, want []T) bool {
 	t.Helper()
 	if len(got) != len(want) {
@@ -271,7 +272,7 @@ func sameElems[T comparable](t *testing.T, what string, got, want []T) bool {
 	}
 	bad := 0
 	for i := range got {
-		if got[i] != want[i] {
+		if got[i] != want[i] && (got[i] == got[i] || want[i] == want[i]) {
 			if bad < 5 {
 				t.Errorf("%s: element %d = %v, want %v", what, i, got[i], want[i])
 			}

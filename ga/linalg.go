@@ -182,55 +182,76 @@ func systemShape(op string, a, b *Array[float64]) (n, nrhs int, err error) {
 // works on M = Aᵀ and Y = Bᵀ (see linalg_transposed.go): in the arrays'
 // storage when they are BlockCyclicGrid in square blocks, else read by Gets
 // into block-cyclic matrices (B on A's grid when A is in place, else both on
-// a near-square grid of every process), with Y written back by Puts. It is
-// collective.
+// a near-square grid of every process), with Y written back by Puts. Where
+// Cholesky may be used, A is checked for symmetry first (see
+// linalg_check.go). It is collective.
 func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) error {
-	n, nrhs, err := systemShape(op, a, b)
+	rt, err := runtime(op)
 	if err != nil {
 		return err
 	}
-	if err := Sync(); err != nil {
+	n, nrhs, check := systemShape(op, a, b)
+	l := newArgs(op).ints("how", how, int(trans)).ints("nb", solverBlock)
+	if err := agree(rt, true, op, a.Name(), check, array(array(l, "A", a), "B", b)); err != nil {
 		return err
+	}
+	scanA := how == byLU // otherwise the symmetry check reads all of A
+	if how != byLU {
+		sym, err := checkSymmetric(rt, op, a, how == byCholesky)
+		if err != nil {
+			return err
+		}
+		if !sym {
+			how = byLU
+		}
 	}
 	if inPlace(a, b) {
-		return solveInPlace(op, how, trans, a, b)
+		return solveInPlace(rt, op, how, trans, a, b, scanA)
 	}
-	var m *scalapack.Matrix[float64]
-	refill := func() error { return refillTransposed(m, a) }
-	if inPlace(a, nil) {
-		local, err := a.localData()
-		if err != nil {
-			return err
-		}
-		if m, err = storageOf(op, a, workCopy(local)); err != nil {
-			return err
-		}
-		refill = func() error { copy(m.Data, local); return nil }
-	} else {
-		g, err := solverGrid(op)
-		if err != nil {
-			return err
-		}
-		nb := min(solverBlock, max(n, 1))
-		if m, err = getTransposed(g, a, n, n, nb, nb, &scratchA); err != nil {
-			return err
-		}
-	}
-	y, err := getTransposed(m.Grid, b, n, nrhs, min(m.Desc.MB, nrhs), m.Desc.MB, &scratchB)
-	if err != nil {
-		return err
-	}
-	if err := Sync(); err != nil { // everyone has read B before anyone writes it
+	m, y, refill, err := readSystem(op, a, b, n, nrhs, scanA)
+	// Everyone has read B before anyone writes it, and found it sound.
+	if err := agree(rt, true, op, a.name, err, nil); err != nil {
 		return err
 	}
 	// ScaLAPACK's INFO is the same on every process, so all fail alike.
 	if err := solveTransposed(how, trans, m, y, refill); err != nil {
 		return err
 	}
-	if err := putTransposed(y, b); err != nil {
-		return err
+	return agree(rt, true, op, b.name, putTransposed(y, b), nil)
+}
+
+// readSystem reads M = Aᵀ and Y = Bᵀ for solve and checks that they hold no
+// NaN or Inf (M only if scanA). refill reads M again.
+func readSystem(op string, a, b *Array[float64], n, nrhs int, scanA bool) (m, y *scalapack.Matrix[float64], refill func() error, err error) {
+	refill = func() error { return refillTransposed(m, a) }
+	if inPlace(a, nil) {
+		local, err := a.localData()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if m, err = storageOf(op, a, workCopy(local)); err != nil {
+			return nil, nil, nil, err
+		}
+		refill = func() error { copy(m.Data, local); return nil }
+	} else {
+		g, err := solverGrid(op)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		nb := min(solverBlock, max(n, 1))
+		if m, err = getTransposed(g, a, n, n, nb, nb, &scratchA); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	return Sync()
+	if y, err = getTransposed(m.Grid, b, n, nrhs, min(m.Desc.MB, nrhs), m.Desc.MB, &scratchB); err != nil {
+		return nil, nil, nil, err
+	}
+	if scanA {
+		if err := finiteTransposed(op, a, m); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return m, y, refill, finiteTransposed(op, b, y)
 }
 
 // LuSolve solves op(A)·X = B by LU factorization with partial pivoting
@@ -251,7 +272,11 @@ func LuSolve(trans byte, a, b *Array[float64]) error {
 // LltSolve solves A·X = B for symmetric positive definite A by Cholesky
 // factorization (GA_Llt_solve). A is left as it was and B overwritten by X;
 // an A that is not positive definite returns a
-// *scalapack.NotPositiveDefiniteError. It is collective.
+// *scalapack.NotPositiveDefiniteError. Unlike GA, which factors a
+// nonsymmetric A's lower triangle and returns the solution of another
+// system, LltSolve checks that A is symmetric (a pass over A that costs
+// about as much as reading it once) and returns an error wrapping
+// ErrNotSymmetric if it is not. It is collective.
 func LltSolve(a, b *Array[float64]) error {
 	return solve("LltSolve", byCholesky, scalapack.NoTrans, a, b)
 }
@@ -262,40 +287,7 @@ func LltSolve(a, b *Array[float64]) error {
 // Solve checks for symmetry first and takes LU at once for a nonsymmetric A.
 // A is left as it was and B overwritten by X. It is collective.
 func Solve(a, b *Array[float64]) error {
-	if _, _, err := systemShape("Solve", a, b); err != nil {
-		return err
-	}
-	sym, err := symmetric(a)
-	if err != nil {
-		return err
-	}
-	how := byCholeskyOrLU
-	if !sym {
-		how = byLU
-	}
-	return solve("Solve", how, scalapack.NoTrans, a, b)
-}
-
-// symmetric reports whether the square array a equals its transpose; every
-// process compares its blocks with the mirror patches. It is collective.
-func symmetric(a *Array[float64]) (bool, error) {
-	if err := Sync(); err != nil {
-		return false, err
-	}
-	ok := int32(1)
-	err := withMirrors(a, func(i, j int, v *float64, mirror float64) {
-		if *v != mirror {
-			ok = 0
-		}
-	})
-	if err != nil {
-		return false, err
-	}
-	all := []int32{ok}
-	if err := Gop(all, "min"); err != nil {
-		return false, err
-	}
-	return all[0] == 1, nil
+	return solve("Solve", byCholeskyOrLU, scalapack.NoTrans, a, b)
 }
 
 // mirror makes the square array a symmetric from one triangle (the upper one
@@ -333,39 +325,42 @@ func withMirrors(a *Array[float64], f func(i, j int, v *float64, mirror float64)
 }
 
 // SpdInvert replaces the symmetric positive definite A by its inverse
-// (GA_Spd_invert); if A is not positive definite it is left as it was and a
-// *scalapack.NotPositiveDefiniteError returned. It is collective.
+// (GA_Spd_invert). A that is not symmetric (checked, unlike GA), holds NaN
+// or Inf, or is not positive definite is left as it was and an error
+// returned: one wrapping ErrNotSymmetric or ErrNotFinite, or a
+// *scalapack.NotPositiveDefiniteError. It is collective.
 func SpdInvert(a *Array[float64]) error {
-	if err := a.valid("SpdInvert"); err != nil {
+	const op = "SpdInvert"
+	rt, err := runtime(op)
+	if err != nil {
 		return err
 	}
-	if len(a.dims) != 2 || a.dims[0] != a.dims[1] {
-		return errorf("SpdInvert", a.name, "dims %v: A must be a square matrix", a.dims)
+	check := a.valid(op)
+	if check == nil && (len(a.dims) != 2 || a.dims[0] != a.dims[1]) {
+		check = errorf(op, a.name, "dims %v: A must be a square matrix", a.dims)
 	}
-	n := a.dims[0]
-	if err := Sync(); err != nil {
+	if err := agree(rt, true, op, a.Name(), check, array(newArgs(op).ints("nb", solverBlock), "A", a)); err != nil {
+		return err
+	}
+	if _, err := checkSymmetric(rt, op, a, true); err != nil {
 		return err
 	}
 	if inPlace(a, nil) {
-		return spdInvertInPlace(a)
+		return spdInvertInPlace(rt, a)
 	}
-	g, err := solverGrid("SpdInvert")
+	g, err := solverGrid(op)
 	if err != nil {
 		return err
 	}
+	n := a.dims[0]
 	nb := min(solverBlock, max(n, 1))
 	m, err := getTransposed(g, a, n, n, nb, nb, &scratchA)
-	if err != nil {
+	// Everyone has read A before anyone writes it.
+	if err := agree(rt, true, op, a.name, err, nil); err != nil {
 		return err
 	}
 	if err := invertTransposed(m); err != nil {
 		return err
 	}
-	if err := Sync(); err != nil { // everyone has read A before anyone writes it
-		return err
-	}
-	if err := putTransposed(m, a); err != nil {
-		return err
-	}
-	return mirrorUpper(a)
+	return mirrorUpper(rt, a, putTransposed(m, a))
 }

@@ -157,16 +157,27 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 				}
 				mpitest.Must(t, ga.Sync())
 			} else if c.kind == "random" && c.n > 1 {
-				// A random matrix is not positive definite: LltSolve says so.
+				// A random matrix is not symmetric: LltSolve refuses it.
 				load()
-				var npd *scalapack.NotPositiveDefiniteError
-				if err := ga.LltSolve(a, b); !errors.As(err, &npd) {
+				if err := ga.LltSolve(a, b); !errors.Is(err, ga.ErrNotSymmetric) {
 					t.Fatalf("LltSolve of a random matrix: %v", err)
 				}
 				mpitest.Must(t, ga.Sync())
-				// ... and SpdInvert leaves A as it was.
+				// Made symmetric it is indefinite: LltSolve says so, and
+				// SpdInvert leaves A as it was.
+				for i := range c.n {
+					for j := range i {
+						av[i*c.n+j] = av[j*c.n+i]
+					}
+				}
+				load()
+				var npd *scalapack.NotPositiveDefiniteError
+				if err := ga.LltSolve(a, b); !errors.As(err, &npd) {
+					t.Fatalf("LltSolve of a symmetric indefinite matrix: %v", err)
+				}
+				mpitest.Must(t, ga.Sync())
 				if err := ga.SpdInvert(a); !errors.As(err, &npd) {
-					t.Fatalf("SpdInvert of a random matrix: %v", err)
+					t.Fatalf("SpdInvert of a symmetric indefinite matrix: %v", err)
 				}
 				mpitest.Must(t, ga.Sync())
 				left := make([]float64, c.n*c.n)

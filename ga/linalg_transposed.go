@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/blacs"
 	"github.com/goga-hpc/goga/internal/dist"
 	"github.com/goga-hpc/goga/scalapack"
@@ -75,25 +76,37 @@ const (
 )
 
 // solveInPlace solves op(A)·X = B on the arrays' storage; B is overwritten
-// by X. It is collective; the caller has synchronized.
-func solveInPlace(op string, how int, trans scalapack.Trans, a, b *Array[float64]) error {
-	local, err := a.localData()
-	if err != nil {
-		return err
+// by X. It checks that A (if scanA) and B hold no NaN or Inf first. It is
+// collective; the caller has synchronized.
+func solveInPlace(rt *armci.Runtime, op string, how int, trans scalapack.Trans, a, b *Array[float64], scanA bool) error {
+	sa, sb, local, err := storageOfSystem(op, a, b)
+	if err == nil && scanA {
+		err = finiteTransposed(op, a, sa)
 	}
-	sa, err := storageOf(op, a, workCopy(local))
-	if err != nil {
-		return err
+	if err == nil {
+		err = finiteTransposed(op, b, sb)
 	}
-	sb, err := storageOf(op, b, nil)
-	if err != nil {
+	if err := agree(rt, false, op, a.name, err, nil); err != nil {
 		return err
 	}
 	refill := func() error { copy(sa.Data, local); return nil }
 	if err := solveTransposed(how, trans, sa, sb, refill); err != nil {
 		return err
 	}
-	return Sync()
+	return agree(rt, true, op, b.name, nil, nil)
+}
+
+// storageOfSystem gives M, a copy of A's storage, and Y, B's storage
+// itself, and A's storage, from which M is refilled.
+func storageOfSystem(op string, a, b *Array[float64]) (m, y *scalapack.Matrix[float64], local []float64, err error) {
+	if local, err = a.localData(); err != nil {
+		return nil, nil, nil, err
+	}
+	if m, err = storageOf(op, a, workCopy(local)); err != nil {
+		return nil, nil, nil, err
+	}
+	y, err = storageOf(op, b, nil)
+	return m, y, local, err
 }
 
 // solveTransposed solves with M = Aᵀ and Y = Bᵀ, overwriting Y with Xᵀ. refill
@@ -154,9 +167,9 @@ func invertTransposed(m *scalapack.Matrix[float64]) error {
 
 // spdInvertInPlace inverts A in its storage; on failure A is restored. It
 // is collective; the caller has synchronized.
-func spdInvertInPlace(a *Array[float64]) error {
+func spdInvertInPlace(rt *armci.Runtime, a *Array[float64]) error {
 	sa, err := storageOf("SpdInvert", a, nil)
-	if err != nil {
+	if err := agree(rt, false, "SpdInvert", a.name, err, nil); err != nil {
 		return err
 	}
 	keep := workCopy(sa.Data)
@@ -164,16 +177,14 @@ func spdInvertInPlace(a *Array[float64]) error {
 		copy(sa.Data, keep)
 		return err
 	}
-	return mirrorUpper(a)
+	return mirrorUpper(rt, a, nil)
 }
 
-// mirrorUpper completes A from its upper triangle.
-func mirrorUpper(a *Array[float64]) error {
-	if err := Sync(); err != nil {
+// mirrorUpper completes A from its upper triangle, once every process has
+// written its part of that triangle (local: whether this one could).
+func mirrorUpper(rt *armci.Runtime, a *Array[float64], local error) error {
+	if err := agree(rt, true, "SpdInvert", a.name, local, nil); err != nil {
 		return err
 	}
-	if err := mirror(a, true); err != nil {
-		return err
-	}
-	return Sync()
+	return agree(rt, true, "SpdInvert", a.name, mirror(a, true), nil)
 }

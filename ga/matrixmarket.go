@@ -106,40 +106,45 @@ func ReadMatrixMarket(r io.Reader) (rows, cols int, data []float64, err error) {
 
 // LoadMatrixMarket creates a float64 array named name from a Matrix Market
 // file that every process can read (process 0 reads it and puts it in). It is
-// collective; every process gets the same error.
+// collective; every process gets the same error, and on error no array is
+// left.
 func LoadMatrixMarket(name, path string) (*Array[float64], error) {
-	if _, err := runtime("LoadMatrixMarket"); err != nil {
+	const op = "LoadMatrixMarket"
+	rt, err := runtime(op)
+	if err != nil {
 		return nil, err
 	}
 	dims := []int{0, 0}
 	var data []float64
 	var rerr error
-	if Nodeid() == 0 {
-		f, err := os.Open(path)
-		if err == nil {
+	if rt.Rank() == 0 {
+		if f, err := os.Open(path); err != nil {
+			rerr = err
+		} else {
 			dims[0], dims[1], data, rerr = ReadMatrixMarket(f)
 			f.Close()
-		} else {
-			rerr = err
 		}
+		if rerr != nil {
+			rerr = errorf(op, name, "%v", rerr)
+		}
+	}
+	if err := agree(rt, false, op, name, rerr, newArgs(op).str("name", name).str("path", path)); err != nil {
+		return nil, err
 	}
 	if err := Brdcst(dims, 0); err != nil {
 		return nil, err
-	}
-	if dims[0] == 0 {
-		if rerr == nil {
-			rerr = fmt.Errorf("reading %s failed on process 0", path)
-		}
-		return nil, errorf("LoadMatrixMarket", name, "%v", rerr)
 	}
 	a, err := Create[float64](name, dims, nil)
 	if err != nil {
 		return nil, err
 	}
-	if Nodeid() == 0 {
-		if err := a.Put([]int{0, 0}, []int{dims[0] - 1, dims[1] - 1}, data, nil); err != nil {
-			return nil, err
-		}
+	var perr error
+	if rt.Rank() == 0 {
+		perr = a.Put([]int{0, 0}, []int{dims[0] - 1, dims[1] - 1}, data, nil)
 	}
-	return a, Sync()
+	if err := agree(rt, true, op, name, perr, nil); err != nil {
+		_ = a.Destroy()
+		return nil, err
+	}
+	return a, nil
 }

@@ -1,0 +1,103 @@
+package ga
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/scalapack"
+)
+
+// The solvers refuse input that ScaLAPACK would turn into a wrong answer
+// with INFO = 0: NaN or Inf anywhere in A or B (X comes back NaN, or the
+// pivots meaningless), and a nonsymmetric A where Cholesky is asked for (it
+// reads one triangle and solves another system). The checks are local passes
+// over data each process reads anyway; their verdicts ride on agreements
+// the solvers make anyway, so that every process refuses alike before
+// anything is written.
+
+// allFinite reports whether s holds no NaN or Inf, whose exponent bits are
+// all ones: adding 1 to such an exponent carries into the sign bit. Integer
+// operations, four independent ones a step, keep the pass at memory speed.
+func allFinite(s []float64) bool {
+	const exp, one = 0x7ff0_0000_0000_0000, 1 << 52
+	var a0, a1, a2, a3 uint64
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		a0 |= math.Float64bits(s[i])&exp + one
+		a1 |= math.Float64bits(s[i+1])&exp + one
+		a2 |= math.Float64bits(s[i+2])&exp + one
+		a3 |= math.Float64bits(s[i+3])&exp + one
+	}
+	for ; i < len(s); i++ {
+		a0 |= math.Float64bits(s[i])&exp + one
+	}
+	return (a0|a1|a2|a3)>>63 == 0
+}
+
+// finiteTransposed checks the local part of m, the transpose of the array
+// x (as the solvers hold their operands), and names the first element that
+// is NaN or Inf by its place in x.
+func finiteTransposed(op string, x *Array[float64], m *scalapack.Matrix[float64]) error {
+	rows, cols := m.LocalShape()
+	if rows == 0 {
+		return nil // nothing here; Data is a placeholder
+	}
+	ok := true
+	for j := 0; j < cols && ok; j++ {
+		ok = allFinite(m.Data[j*m.Desc.LLD : j*m.Desc.LLD+rows])
+	}
+	if ok {
+		return nil
+	}
+	var err error
+	m.Each(func(i, j int, v *float64) {
+		if err == nil && !allFinite([]float64{*v}) {
+			err = notFinite(op, x, j, i, *v)
+		}
+	})
+	return err
+}
+
+func notFinite(op string, x *Array[float64], i, j int, v float64) error {
+	return &Error{Op: op, Array: x.name, Err: ErrNotFinite, Msg: fmt.Sprintf("element [%d %d] is %v", i, j, v)}
+}
+
+// checkSymmetric checks that the square array a equals its transpose and
+// holds no NaN or Inf: every process compares the elements it stores with
+// their mirrors, read in one Get per block. The processes agree first on
+// whether any found NaN or Inf (an error wrapping ErrNotFinite), then on
+// symmetry: a nonsymmetric a is an error wrapping ErrNotSymmetric if refuse,
+// else the answer sym = false, alike on every process. It is collective; the
+// caller has synchronized.
+func checkSymmetric(rt *armci.Runtime, op string, a *Array[float64], refuse bool) (sym bool, err error) {
+	var bad, asym error
+	err = withMirrors(a, func(i, j int, v *float64, mirror float64) {
+		switch {
+		case bad != nil:
+		case !allFinite([]float64{*v}):
+			bad = notFinite(op, a, i, j, *v)
+		case !allFinite([]float64{mirror}):
+			bad = notFinite(op, a, j, i, mirror)
+		case asym == nil && *v != mirror:
+			asym = &Error{Op: op, Array: a.name, Err: ErrNotSymmetric, Msg: fmt.Sprintf("element [%d %d] is %v, [%d %d] is %v", i, j, *v, j, i, mirror)}
+		}
+	})
+	if err == nil {
+		err = bad
+	}
+	if err := agree(rt, false, op, a.name, err, nil); err != nil {
+		return false, err
+	}
+	if refuse {
+		return true, agree(rt, false, op, a.name, asym, nil)
+	}
+	v := []int64{0}
+	if asym != nil {
+		v[0] = 1
+	}
+	if err := rt.AllMax(v); err != nil {
+		return false, err
+	}
+	return v[0] == 0, nil
+}
