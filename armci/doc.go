@@ -49,11 +49,11 @@
 // cannot exist on this machine (a part larger than memory and swap, or
 // shared-memory parts larger together than the file system backing them
 // holds) is an error on every rank, wrapping ErrNoRoom, where MPI would fail
-// on one rank and leave the others waiting. After Free, the pages of this
-// rank's part stay reserved and inaccessible until Finalize (address space
-// only, 1 TiB at most), so that a slice of Local kept past Free faults at
-// once instead of writing into the next segment, which MPI usually maps at
-// the same address.
+// on one rank and leave the others waiting. Free gives the memory back but
+// keeps the window, its part's pages inaccessible, until Finalize (at most
+// 64 windows or 1 TiB per communicator; past that the oldest is freed), so
+// that a slice of Local kept past Free faults at once instead of writing
+// into whatever MPI or the Go runtime would map at those addresses next.
 //
 // # How data moves
 //

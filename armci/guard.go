@@ -4,69 +4,117 @@ import (
 	"sync"
 	"syscall"
 	"unsafe"
+
+	"github.com/goga-hpc/goga/mpi"
 )
 
 // A segment's local part is handed out in place (Local, and ga's Access
-// calls), and a program may keep such a slice past Free. MPI unmaps the
-// part's memory at Free, and the next segment is usually mapped at the same
-// address: a write through the stale slice would then land, silently, in
-// another array. So Free reserves the part's pages as inaccessible address
-// space (no memory, only addresses): a stale access faults at once, with Go's
-// "unexpected fault address" and a stack trace that names the line. The
-// reservations last until Finalize, up to maxGuarded bytes of addresses in
-// all; past that the oldest are given back.
+// calls), and a program may keep such a slice past Free. Were the window
+// freed at once, MPI would unmap its memory and the addresses would soon
+// hold something else: the next segment, or the stack of a thread that the
+// Go runtime starts while MPI_Win_free blocks (seen here). A write through
+// the stale slice would land there, silently. So Free retires the window
+// instead of freeing it: the whole pages of the part give their memory back
+// and become inaccessible, and a stale access faults at once, with Go's
+// "unexpected fault address" and a stack trace that names the line. (Bytes
+// at the part's ends that share a page with other memory stay writable; they
+// belong to the retired window, which nobody reads.)
+//
+// Retired windows are freed at Finalize, or, once more than maxRetired of
+// them or maxRetiredBytes over all processes are retired on one
+// communicator, the oldest of that communicator's at the Free that passed
+// the limit. Every process of the communicator counts the same segments in
+// the same order (Free is collective), so they free the same window together.
+const (
+	maxRetired      = 64
+	maxRetiredBytes = 1 << 40
+)
 
-const maxGuarded = 1 << 40 // 1 TiB of the 128 TiB of user address space
-
-// mapFixedNoreplace is MAP_FIXED_NOREPLACE (Linux 4.17): map exactly there,
-// or fail if anything is mapped there already.
-const mapFixedNoreplace = 0x100000
-
-type guards struct {
-	mu     sync.Mutex
-	ranges [][2]uintptr // start, length
-	bytes  uintptr
+type retiredWin struct {
+	win   *mpi.Win
+	comm  *mpi.Comm
+	pages []byte // the inaccessible pages, or nil
+	bytes int    // the window's size over all its processes
 }
 
-// pages returns the whole pages that p lies in.
-func pages(p []byte) (start, length uintptr) {
+type retirement struct {
+	mu   sync.Mutex
+	wins []retiredWin // in the order of retirement
+}
+
+// innerPages returns the whole pages inside p.
+func innerPages(p []byte) []byte {
 	if len(p) == 0 {
-		return 0, 0
+		return nil
 	}
 	page := uintptr(syscall.Getpagesize())
-	start = uintptr(unsafe.Pointer(unsafe.SliceData(p))) &^ (page - 1)
-	end := (uintptr(unsafe.Pointer(unsafe.SliceData(p))) + uintptr(len(p)) + page - 1) &^ (page - 1)
-	return start, end - start
+	base := unsafe.Pointer(unsafe.SliceData(p))
+	lo := uintptr(base)
+	start, end := (lo+page-1)&^(page-1), (lo+uintptr(len(p)))&^(page-1)
+	if end <= start {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(base, start-lo)), end-start)
 }
 
-// reserve makes [start, start+length) inaccessible, if nothing is mapped
-// there (memory that MPI keeps in its heap instead is left alone).
-func (g *guards) reserve(start, length uintptr) {
-	if length == 0 {
-		return
+// retire keeps w, whose local part is local and whose parts over c add up to
+// bytes, until Finalize or the limits above.
+func (r *retirement) retire(w *mpi.Win, c *mpi.Comm, local []byte, bytes int) error {
+	pages := innerPages(local)
+	if pages != nil {
+		// Shared memory gives its pages back to the file system only when
+		// removed; private memory when dropped.
+		if syscall.Madvise(pages, syscall.MADV_REMOVE) != nil {
+			_ = syscall.Madvise(pages, syscall.MADV_DONTNEED)
+		}
+		if syscall.Mprotect(pages, syscall.PROT_NONE) != nil {
+			pages = nil
+		}
 	}
-	_, _, e := syscall.Syscall6(syscall.SYS_MMAP, start, length, syscall.PROT_NONE,
-		syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS|syscall.MAP_NORESERVE|mapFixedNoreplace, ^uintptr(0), 0)
-	if e != 0 {
-		return
+	r.mu.Lock()
+	r.wins = append(r.wins, retiredWin{win: w, comm: c, pages: pages, bytes: bytes})
+	var oldest []retiredWin
+	for {
+		n, sum, first := 0, 0, -1
+		for i, x := range r.wins {
+			if x.comm == c {
+				n, sum = n+1, sum+x.bytes
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		if n <= 1 || (n <= maxRetired && sum <= maxRetiredBytes) {
+			break
+		}
+		oldest = append(oldest, r.wins[first])
+		r.wins = append(r.wins[:first:first], r.wins[first+1:]...)
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.ranges = append(g.ranges, [2]uintptr{start, length})
-	g.bytes += length
-	for g.bytes > maxGuarded && len(g.ranges) > 1 {
-		r := g.ranges[0]
-		syscall.Syscall(syscall.SYS_MUNMAP, r[0], r[1], 0)
-		g.ranges, g.bytes = g.ranges[1:], g.bytes-r[1]
-	}
+	r.mu.Unlock()
+	return freeRetired(oldest)
 }
 
-// release gives every reservation back.
-func (g *guards) release() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, r := range g.ranges {
-		syscall.Syscall(syscall.SYS_MUNMAP, r[0], r[1], 0)
+// freeAll frees every retired window, in the order they were retired.
+func (r *retirement) freeAll() error {
+	r.mu.Lock()
+	wins := r.wins
+	r.wins = nil
+	r.mu.Unlock()
+	return freeRetired(wins)
+}
+
+func freeRetired(wins []retiredWin) error {
+	for _, x := range wins {
+		// Accessible again first: MPI may hand private memory back to the C
+		// heap, which writes its bookkeeping there.
+		if x.pages != nil {
+			if err := syscall.Mprotect(x.pages, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+				return err
+			}
+		}
+		if err := x.win.Free(); err != nil {
+			return err
+		}
 	}
-	g.ranges, g.bytes = nil, 0
+	return nil
 }

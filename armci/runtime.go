@@ -26,7 +26,7 @@ type Runtime struct {
 	// on rank r's memory (see Segment.turn).
 	turns []sync.Mutex
 
-	guards guards // freed segments' address ranges, kept inaccessible
+	retired retirement // freed segments' windows, kept inaccessible (guard.go)
 
 	mu       sync.Mutex
 	segments map[*Segment]struct{}
@@ -183,13 +183,15 @@ func (rt *Runtime) Finalize() error {
 			return err
 		}
 	}
+	if err := rt.retired.freeAll(); err != nil {
+		return err
+	}
 	rt.stopProgress()
 	if rt.bar != nil {
 		if err := rt.bar.free(); err != nil {
 			return err
 		}
 	}
-	rt.guards.release()
 	rt.done = true
 	return rt.comm.Free()
 }

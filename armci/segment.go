@@ -195,14 +195,19 @@ func (s *Segment) Free() error {
 		if err := s.win.UnlockAll(); err != nil {
 			return err
 		}
-	} else if err := s.comm.Barrier(); err != nil {
+	}
+	// Nobody may still be reading this part when it is emptied: MPI_Win_free
+	// would synchronize, but the window is only retired (guard.go).
+	if err := s.comm.Barrier(); err != nil {
 		return err
 	}
-	start, length := pages(s.Local())
-	if err := s.win.Free(); err != nil {
+	total := 0
+	for _, n := range s.sizes {
+		total += n
+	}
+	if err := s.rt.retired.retire(s.win, s.comm, s.Local(), total); err != nil {
 		return err
 	}
-	s.rt.guards.reserve(start, length)
 	s.freed = true
 	s.parts, s.locks = nil, nil
 	if !s.shm {

@@ -119,8 +119,9 @@
 // closing sync (if that is not masked too) with its error.
 //
 // Memory handed out in place (Access, AccessLocal, AccessBlock...) belongs to
-// the array: after Destroy, its pages stay reserved but inaccessible until
-// Terminate (up to 1 TiB of address space in all, no memory), so a write
+// the array: after Destroy, its pages give their memory back but stay
+// mapped inaccessible until Terminate (for the last 64 arrays destroyed, up
+// to 1 TiB), so a write
 // through a slice kept past Destroy stops the program at that line with Go's
 // "unexpected fault address" report, instead of landing in another array.
 //
