@@ -5,7 +5,7 @@ NP ?= 4
 ANCHOR ?= ../shared/anchor
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo test vet fmt-check bench bench-mpi bench-armci check-mpich clean
+.PHONY: all deps build demo test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
 
 all: build
 
@@ -30,6 +30,12 @@ vet:
 
 test: deps fmt-check vet
 	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime 20s ./internal/dist
+
+# Longer fuzzing of the transfer layout checks (FUZZTIME, default 5m).
+FUZZTIME ?= 5m
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime $(FUZZTIME) ./internal/dist
 
 # The cost of a cgo crossing, an 8-byte Allreduce and an 8-byte Put + flush,
 # from Go and from C in the same run, on 2 ranks.
