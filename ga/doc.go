@@ -105,7 +105,13 @@
 // that passed different arguments one wrapping ErrMismatch. The calls that
 // agree: Sync, Create, CreateIrreg, Allocate, Duplicate, Destroy, Zero,
 // Fill, Scale, Copy, Add, Dot, Print, Brdcst, Gop, CreateMutexes,
-// DestroyMutexes, and the linear algebra. Since Sync agrees too, processes
+// DestroyMutexes, and the linear algebra (LuSolve, LltSolve, Solve,
+// SpdInvert, Gemm, LoadMatrixMarket, with the solver block size among the
+// arguments). The solvers also refuse, on every process, input that
+// ScaLAPACK would turn into a wrong answer without an error: NaN or Inf in A
+// or B (ErrNotFinite, naming the element), and a nonsymmetric A for
+// LltSolve and SpdInvert (ErrNotSymmetric), found in passes over data each
+// process reads anyway. Since Sync agrees too, processes
 // that reach different collective calls meet in the same reduction and all
 // get an error instead of passing each other.
 // What it costs: over shared memory the barrier of the call's implicit sync
