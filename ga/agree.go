@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 
@@ -77,10 +76,14 @@ func array[T Elem](l *args, name string, a *Array[T]) *args {
 	return l.ints(name, id).str(name+".type", fmt.Sprintf("%T", z))
 }
 
+// hash is FNV-1a of the text, written out so that hashing allocates nothing.
 func (l *args) hash() int64 {
-	h := fnv.New64a()
-	h.Write(l.b)
-	return int64(h.Sum64() >> 2) // non-negative, so that -hash fits
+	h := uint64(14695981039346656037)
+	for _, c := range l.b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return int64(h >> 2) // non-negative, so that -hash fits
 }
 
 // agree is the agreement of a collective call on rt's processes: local is

@@ -58,8 +58,12 @@ func Sync() error {
 	// A Sync agrees like any collective call, so that processes that reach
 	// different collective calls (a Sync here, a Zero there) meet in the
 	// same reduction and all get an error, instead of passing each other.
-	return agree(rt, true, "Sync", "", nil, newArgs("Sync"))
+	return agree(rt, true, "Sync", "", nil, syncArgs)
 }
+
+// syncArgs are Sync's arguments: none, but the name, which a process that
+// reached another collective call would not pass.
+var syncArgs = newArgs("Sync")
 
 // InitFence starts tracking the operations this process issues, for Fence
 // (GA_Init_fence). Pairs may nest.
