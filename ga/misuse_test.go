@@ -198,9 +198,9 @@ func testNearMaxInt(t *testing.T) {
 
 	used := ga.InquireMemory()
 	_, err = ga.Create[int32]("X", []int{1 << 32, 1<<32 + 1}, nil)
-	wantErr(t, "Create of 2^64 int32", err, "Create", "X", nil)
+	wantErr(t, "Create of 2^64 int32", err, "Create", "X", nil, "[4294967296 4294967297]")
 	_, err = ga.Create[float64]("H", []int{1 << 40}, nil)
-	wantErr(t, "Create of 2^40 float64", err, "Create", "H", nil)
+	wantErr(t, "Create of 2^40 float64", err, "Create", "H", nil, "[1099511627776]", "8796093022208 bytes")
 	if !errors.Is(err, armci.ErrNoRoom) {
 		t.Errorf("Create of 2^40 float64: %v, want an error wrapping armci.ErrNoRoom", err)
 	}
