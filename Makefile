@@ -30,12 +30,12 @@ vet:
 
 test: deps fmt-check vet
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime 20s ./internal/dist
+	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime 20s ./internal/layout
 
 # Longer fuzzing of the transfer layout checks (FUZZTIME, default 5m).
 FUZZTIME ?= 5m
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime $(FUZZTIME) ./internal/dist
+	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime $(FUZZTIME) ./internal/layout
 
 # The cost of a cgo crossing, an 8-byte Allreduce and an 8-byte Put + flush,
 # from Go and from C in the same run, on 2 ranks.

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // Elem is the set of element types of global arrays: GA's C_INT, C_LONG,
@@ -17,7 +17,7 @@ type Elem interface {
 }
 
 // MaxDim is the most dimensions an array may have (GA_MAX_DIM).
-const MaxDim = dist.MaxDim
+const MaxDim = layout.MaxDim
 
 // Array is a global array of T: an n-dimensional array whose blocks live on
 // the GA processes and that any process can read and write one-sidedly.
@@ -27,7 +27,7 @@ type Array[T Elem] struct {
 	id    int
 	name  string
 	dims  []int
-	m     dist.Map
+	m     layout.Map
 	seg   *armci.Segment
 	es    int   // element size in bytes
 	lo    []int // this rank's block, or nil if it owns nothing or the array is block-cyclic
@@ -104,45 +104,45 @@ func (b *Builder[T]) args(op string) *args {
 	return l
 }
 
-func (b *Builder[T]) layout(op string, nproc int) (dist.Map, error) {
+func (b *Builder[T]) layout(op string, nproc int) (layout.Map, error) {
 	if len(b.dims) < 1 || len(b.dims) > MaxDim {
-		return dist.Map{}, errorf(op, b.name, "%d dimensions %v; want 1 to %d", len(b.dims), b.dims, MaxDim)
+		return layout.Map{}, errorf(op, b.name, "%d dimensions %v; want 1 to %d", len(b.dims), b.dims, MaxDim)
 	}
 	for d, n := range b.dims {
 		if n < 1 {
-			return dist.Map{}, errorf(op, b.name, "dims %v: dimension %d is %d", b.dims, d, n)
+			return layout.Map{}, errorf(op, b.name, "dims %v: dimension %d is %d", b.dims, d, n)
 		}
 	}
 	var z T
-	bytes, ok := dist.CheckedProduct(b.dims, int(unsafe.Sizeof(z)))
+	bytes, ok := layout.CheckedProduct(b.dims, int(unsafe.Sizeof(z)))
 	if !ok {
-		return dist.Map{}, errorf(op, b.name, "dims %v: %s elements of %d bytes are more bytes than an int counts", b.dims, productText(b.dims), unsafe.Sizeof(z))
+		return layout.Map{}, errorf(op, b.name, "dims %v: %s elements of %d bytes are more bytes than an int counts", b.dims, productText(b.dims), unsafe.Sizeof(z))
 	}
 	// Refuse what no set of machines like this one could hold before the
 	// map is built: a block-cyclic map keeps a few words per block.
 	if mem := armci.MachineMemory(); uint64(bytes)/uint64(nproc) > mem {
-		return dist.Map{}, &Error{Op: op, Array: b.name, Err: armci.ErrNoRoom,
+		return layout.Map{}, &Error{Op: op, Array: b.name, Err: armci.ErrNoRoom,
 			Msg: fmt.Sprintf("dims %v: %d bytes over %d processes is more than this machine's %d bytes of memory and swap for each", b.dims, bytes, nproc, mem)}
 	}
 	if b.cyclic {
 		return b.cyclicLayout(op, nproc)
 	}
 	if b.starts != nil {
-		m := dist.Map{Dims: b.dims, Starts: b.starts}
+		m := layout.Map{Dims: b.dims, Starts: b.starts}
 		if err := m.Check(); err != nil {
-			return dist.Map{}, errorf(op, b.name, "irregular distribution: %v", err)
+			return layout.Map{}, errorf(op, b.name, "irregular distribution: %v", err)
 		}
 		if m.Blocks() > nproc {
-			return dist.Map{}, errorf(op, b.name, "irregular distribution has %d blocks for %d processes", m.Blocks(), nproc)
+			return layout.Map{}, errorf(op, b.name, "irregular distribution has %d blocks for %d processes", m.Blocks(), nproc)
 		}
 		return m, nil
 	}
 	if b.chunk != nil && len(b.chunk) != len(b.dims) {
-		return dist.Map{}, errorf(op, b.name, "%d chunk sizes %v for %d dimensions", len(b.chunk), b.chunk, len(b.dims))
+		return layout.Map{}, errorf(op, b.name, "%d chunk sizes %v for %d dimensions", len(b.chunk), b.chunk, len(b.dims))
 	}
-	m, err := dist.Regular(b.dims, b.chunk, nproc)
+	m, err := layout.Regular(b.dims, b.chunk, nproc)
 	if err != nil {
-		return dist.Map{}, errorf(op, b.name, "%v", err)
+		return layout.Map{}, errorf(op, b.name, "%v", err)
 	}
 	return m, nil
 }
@@ -170,7 +170,7 @@ func CreateIrreg[T Elem](name string, dims []int, starts [][]int) (*Array[T], er
 
 // allocate makes the array of map m once the processes agree: check is this
 // process's verdict on the properties, l their text.
-func allocate[T Elem](rt *armci.Runtime, op, name string, m dist.Map, check error, l *args) (*Array[T], error) {
+func allocate[T Elem](rt *armci.Runtime, op, name string, m layout.Map, check error, l *args) (*Array[T], error) {
 	var z T
 	a := &Array[T]{name: name, dims: m.Dims, m: m, es: int(unsafe.Sizeof(z))}
 	if check == nil {
@@ -215,7 +215,7 @@ func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	var m dist.Map
+	var m layout.Map
 	check := a.valid("Duplicate")
 	if check == nil {
 		m = a.m

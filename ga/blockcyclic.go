@@ -2,7 +2,7 @@ package ga
 
 import (
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // Block-cyclic arrays are cut into many equal blocks that are dealt to the
@@ -38,27 +38,27 @@ func (b *Builder[T]) BlockCyclicGrid(block, grid []int) *Builder[T] {
 }
 
 // cyclicLayout makes the map of a block-cyclic builder.
-func (b *Builder[T]) cyclicLayout(op string, nproc int) (dist.Map, error) {
+func (b *Builder[T]) cyclicLayout(op string, nproc int) (layout.Map, error) {
 	if b.starts != nil || b.chunk != nil {
-		return dist.Map{}, errorf(op, b.name, "a block-cyclic distribution cannot also have a chunk or an irregular distribution")
+		return layout.Map{}, errorf(op, b.name, "a block-cyclic distribution cannot also have a chunk or an irregular distribution")
 	}
 	if b.grid == nil {
-		m, err := dist.NewCyclic(b.dims, b.block, nproc)
+		m, err := layout.NewCyclic(b.dims, b.block, nproc)
 		if err != nil {
-			return dist.Map{}, errorf(op, b.name, "block-cyclic distribution: %v", err)
+			return layout.Map{}, errorf(op, b.name, "block-cyclic distribution: %v", err)
 		}
 		return m, nil
 	}
-	m, err := dist.NewProcGrid(b.dims, b.block, b.grid)
+	m, err := layout.NewProcGrid(b.dims, b.block, b.grid)
 	if err != nil {
-		return dist.Map{}, errorf(op, b.name, "block-cyclic distribution: %v", err)
+		return layout.Map{}, errorf(op, b.name, "block-cyclic distribution: %v", err)
 	}
 	p := 1
 	for _, x := range b.grid {
 		p *= x
 	}
 	if p != nproc {
-		return dist.Map{}, errorf(op, b.name, "process grid %v has %d processes; there are %d", b.grid, p, nproc)
+		return layout.Map{}, errorf(op, b.name, "process grid %v has %d processes; there are %d", b.grid, p, nproc)
 	}
 	return m, nil
 }

@@ -15,7 +15,7 @@ import (
 // Block-cyclic arrays (BlockCyclic and BlockCyclicGrid) are checked against
 // the storage that the GA C library 5.8 produced on 4 processes, and on every
 // rank count against bcLayout, the test's own model of the two deals, which
-// does not use internal/dist.
+// does not use internal/layout.
 
 // ---- the model ----
 

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -79,8 +79,8 @@ func Copy[T Elem](a, b *Array[T]) error {
 		// collective names it
 	case a == b:
 		check = errorf("Copy", a.name, "source and destination are the same array")
-	case dist.Product(a.dims) != dist.Product(b.dims):
-		check = errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, dist.Product(b.dims), a.name, dist.Product(a.dims))
+	case layout.Product(a.dims) != layout.Product(b.dims):
+		check = errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, layout.Product(b.dims), a.name, layout.Product(a.dims))
 	}
 	return b.collective("Copy", check, func(local []T) error {
 		return a.gatherInto(b, local)
@@ -132,7 +132,7 @@ func (a *Array[T]) getLinear(lin int, dst []T) error {
 	nd := len(a.dims)
 	last := a.dims[nd-1]
 	for len(dst) > 0 {
-		sub := dist.Unravel(a.dims, lin)
+		sub := layout.Unravel(a.dims, lin)
 		n := min(len(dst), last-sub[nd-1])
 		hi := slices.Clone(sub)
 		hi[nd-1] += n - 1
@@ -302,14 +302,14 @@ func (a *Array[T]) fprint(w io.Writer) error {
 	for d := range hi {
 		hi[d] = a.dims[d] - 1
 	}
-	buf := make([]T, dist.Product(a.dims))
+	buf := make([]T, layout.Product(a.dims))
 	if err := a.Get(lo, hi, buf, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "global array %s\n", a)
 	last := a.dims[len(a.dims)-1]
 	for off := 0; off < len(buf); off += last {
-		sub := dist.Unravel(a.dims, off)
+		sub := layout.Unravel(a.dims, off)
 		fmt.Fprintf(w, "%v:", sub[:len(sub)-1])
 		for _, v := range buf[off : off+last] {
 			fmt.Fprintf(w, " %v", v)

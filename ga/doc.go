@@ -162,7 +162,7 @@
 // (i, j) belongs to the process at (i mod P0, j mod P1) of the grid (ranks
 // row-major) and each process keeps one local array, which AccessBlockSegment
 // returns. Both reproduce the GA C library's storage exactly (GA 5.8's
-// NGA_Access_block_segment, checked in internal/dist). As in GA, Distribution
+// NGA_Access_block_segment, checked in internal/layout). As in GA, Distribution
 // takes a block index on these arrays; Locate still returns the owning rank
 // (LocateBlock gives the block) and LocateRegion names both.
 //

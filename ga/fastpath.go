@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // The common one-sided case is a patch that one process owns and that is
@@ -55,7 +55,7 @@ func (a *Array[T]) locate(c [MaxDim]int, lo []int) located {
 
 // contiguous reports whether the patch [lo, hi] at l is one run of memory in
 // the owner's storage and in the caller's buffer b.
-func (a *Array[T]) contiguous(l *located, lo, hi []int, b *dist.Buffer) bool {
+func (a *Array[T]) contiguous(l *located, lo, hi []int, b *layout.Buffer) bool {
 	// Past the first dimension the patch spans more than one index, every
 	// dimension must be whole in both the storage and the buffer.
 	spanning := false
@@ -74,7 +74,7 @@ func (a *Array[T]) contiguous(l *located, lo, hi []int, b *dist.Buffer) bool {
 
 // fast moves a single-owner patch with one armci call, and reports false when
 // several processes own parts of it; the caller has checked the transfer.
-func (a *Array[T]) fast(op int, lo, hi []int, buf []T, b *dist.Buffer, alpha T) (bool, error) {
+func (a *Array[T]) fast(op int, lo, hi []int, buf []T, b *layout.Buffer, alpha T) (bool, error) {
 	c, ok := a.single(lo, hi)
 	if !ok {
 		return false, nil
@@ -109,7 +109,7 @@ var stridedPool = sync.Pool{New: func() any { return new(stridedBuf) }}
 
 // fastStrided moves a patch that one process owns but that is not contiguous,
 // as one armci strided call.
-func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *dist.Buffer, alpha T) error {
+func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *layout.Buffer, alpha T) error {
 	nd := len(a.dims)
 	var rpitch [MaxDim]int
 	rpitch[nd-1] = 1

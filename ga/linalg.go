@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/goga-hpc/goga/blacs"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/scalapack"
 )
 
@@ -101,7 +101,7 @@ func getTransposed[T scalapack.Elem](g *blacs.Grid, x *Array[T], p0, p1, mb, nb 
 // emptyTransposed is getTransposed without the reading.
 func emptyTransposed[T scalapack.Elem](g *blacs.Grid, p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
 	pr, pc, myrow, mycol := g.Info()
-	lr, lc := dist.Numroc(p1, mb, myrow, 0, pr), dist.Numroc(p0, nb, mycol, 0, pc)
+	lr, lc := layout.Numroc(p1, mb, myrow, 0, pr), layout.Numroc(p0, nb, mycol, 0, pc)
 	d, err := scalapack.NewDesc(g, p1, p0, mb, nb, 0, 0, max(1, lr))
 	if err != nil {
 		return nil, err

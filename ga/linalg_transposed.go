@@ -6,7 +6,7 @@ import (
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/blacs"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/scalapack"
 )
 
@@ -54,7 +54,7 @@ func storageOf(op string, x *Array[float64], data []float64) (*scalapack.Matrix[
 	_, _, myrow, _ := g.Info()
 	m, n := x.dims[1], x.dims[0]
 	mb, nb := x.m.BlockSize(1), x.m.BlockSize(0)
-	d, err := scalapack.NewDesc(g, m, n, mb, nb, 0, 0, max(1, dist.Numroc(m, mb, myrow, 0, rows)))
+	d, err := scalapack.NewDesc(g, m, n, mb, nb, 0, 0, max(1, layout.Numroc(m, mb, myrow, 0, rows)))
 	if err != nil {
 		return nil, err
 	}

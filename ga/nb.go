@@ -2,7 +2,7 @@ package ga
 
 import (
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // Handle is a non-blocking operation in flight (ga_nbhdl_t). Wait completes it
@@ -44,7 +44,7 @@ func (h *Handle) Test() (bool, error) {
 // nb issues one non-blocking armci operation per owner of the patch.
 func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *OpStats,
 	issue func(pc piece) (*armci.Handle, error)) (*Handle, error) {
-	var b dist.Buffer
+	var b layout.Buffer
 	if err := a.transfer(op, lo, hi, ld, len(buf), &b); err != nil {
 		return nil, err
 	}

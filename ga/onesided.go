@@ -4,14 +4,14 @@ import (
 	"math"
 
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // Put copies buf into the patch [lo, hi] (NGA_Put). buf holds the patch in C
 // order with leading dimensions ld (nil: packed). It returns when buf may be
 // reused; the data may still be on its way (see Fence and Sync).
 func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
-	var b dist.Buffer
+	var b layout.Buffer
 	if err := a.transfer("Put", lo, hi, ld, len(buf), &b); err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 
 // Get copies the patch [lo, hi] into buf (NGA_Get); it returns with the data.
 func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
-	var b dist.Buffer
+	var b layout.Buffer
 	if err := a.transfer("Get", lo, hi, ld, len(buf), &b); err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 // Acc adds alpha·buf to the patch [lo, hi] (NGA_Acc), atomically per element
 // with respect to other accumulates. It returns when buf may be reused.
 func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
-	var b dist.Buffer
+	var b layout.Buffer
 	if err := a.transfer("Acc", lo, hi, ld, len(buf), &b); err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // checkPatch validates [lo, hi] against the array's dims.
@@ -29,7 +29,7 @@ func (a *Array[T]) checkPatch(op string, lo, hi []int) error {
 // fills b with the buffer's layout. Every patch operation starts here, the
 // single-owner fast path included, so that all of them accept and refuse
 // alike, with overflow-checked arithmetic.
-func (a *Array[T]) transfer(op string, lo, hi, ld []int, n int, b *dist.Buffer) error {
+func (a *Array[T]) transfer(op string, lo, hi, ld []int, n int, b *layout.Buffer) error {
 	if err := a.checkPatch(op, lo, hi); err != nil {
 		return err
 	}
@@ -71,15 +71,15 @@ func packed(lo, hi, ld []int) bool {
 // bufferOf checks a buffer of n elements that holds count[d] elements along
 // each dimension d with leading dimensions ld, and fills b with its layout;
 // lo and hi name the patch in messages.
-func (a *Array[T]) bufferOf(op string, count, ld []int, n int, lo, hi []int, b *dist.Buffer) error {
-	if err := dist.BufferOf(count, ld, a.es, b); err != nil {
+func (a *Array[T]) bufferOf(op string, count, ld []int, n int, lo, hi []int, b *layout.Buffer) error {
+	if err := layout.BufferOf(count, ld, a.es, b); err != nil {
 		return errorf(op, a.name, "patch lo %v hi %v: %v", lo, hi, err)
 	}
 	return a.holds(op, b, n, lo, hi, ld)
 }
 
 // holds checks that a buffer of n elements is long enough for layout b.
-func (a *Array[T]) holds(op string, b *dist.Buffer, n int, lo, hi, ld []int) error {
+func (a *Array[T]) holds(op string, b *layout.Buffer, n int, lo, hi, ld []int) error {
 	if n < b.Need {
 		return errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, lo, hi, ld, b.Need)
 	}

@@ -1,6 +1,6 @@
 package ga
 
-import "github.com/goga-hpc/goga/internal/dist"
+import "github.com/goga-hpc/goga/internal/layout"
 
 // span is the piece of one dimension of a periodic patch that falls in one
 // period: indices [lo, hi] of the array, at offset buf along the buffer.
@@ -52,7 +52,7 @@ func (a *Array[T]) periodic(op string, lo, hi, ld []int, n int, f func(plo, phi 
 	for d := range nd {
 		count[d] = hi[d] - lo[d] + 1
 	}
-	var b dist.Buffer
+	var b layout.Buffer
 	if err := a.bufferOf(op, count, ld, n, lo, hi, &b); err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // stridedPieces splits a strided patch (every skip[d]-th element of [lo, hi]
@@ -29,7 +29,7 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 		skip[d] = min(skip[d], hi[d]-lo[d]+1)
 		counts[d] = (hi[d]-lo[d])/skip[d] + 1
 	}
-	var b dist.Buffer
+	var b layout.Buffer
 	if err := a.bufferOf(op, counts, ld, n, lo, hi, &b); err != nil {
 		return err
 	}

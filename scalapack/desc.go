@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/goga-hpc/goga/blacs"
-	"github.com/goga-hpc/goga/internal/dist"
+	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // Error is an argument that ScaLAPACK would reject, refused before the call.
@@ -66,7 +66,7 @@ func (d Desc) Array() [9]int {
 // Numroc returns how many of n rows (or columns), in blocks of nb dealt
 // cyclically over nprocs processes from isrc on, process iproc holds
 // (ScaLAPACK's NUMROC).
-func Numroc(n, nb, iproc, isrc, nprocs int) int { return dist.Numroc(n, nb, iproc, isrc, nprocs) }
+func Numroc(n, nb, iproc, isrc, nprocs int) int { return layout.Numroc(n, nb, iproc, isrc, nprocs) }
 
 // GlobalToProc returns the process that holds global index i (0-based) of a
 // dimension in blocks of nb over nprocs processes from isrc (INDXG2P).

@@ -1,8 +1,8 @@
-// Package dist is the index arithmetic of block distributions, with no MPI:
+// Package layout is the index arithmetic of block distributions, with no MPI:
 // which blocks an n-dimensional array is cut into, which rank owns which block,
 // and which ranks own parts of a patch. Indices are 0-based, in C order (the
 // last index fastest), and lo/hi are inclusive, as in GA's C interface.
-package dist
+package layout
 
 import (
 	"fmt"

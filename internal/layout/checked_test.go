@@ -1,4 +1,4 @@
-package dist
+package layout
 
 import (
 	"encoding/binary"
