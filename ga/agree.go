@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -86,16 +85,16 @@ func (l *args) hash() int64 {
 	return int64(h >> 2) // non-negative, so that -hash fits
 }
 
-// agree is the agreement of a collective call on rt's processes: local is
+// agree is the agreement of a collective call on g's processes: local is
 // this process's verdict on its arguments (nil: fine), a their text. With
 // fence it is also the call's synchronization (GA_Sync: every operation
 // complete, then the barrier). It returns local if this process refused,
 // else an ErrPeer error if another did, else an ErrMismatch error if the
 // arguments differ, else nil — on every process alike.
-func agree(rt *armci.Runtime, fence bool, op, array string, local error, a *args) error {
+func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	v := []int64{0, 0, 0}
 	if local != nil {
-		v[0] = int64(rt.Rank()) + 1
+		v[0] = int64(g.rank) + 1
 	}
 	if a != nil {
 		v[1] = a.hash()
@@ -103,12 +102,12 @@ func agree(rt *armci.Runtime, fence bool, op, array string, local error, a *args
 	}
 	var err error
 	if fence {
-		st.mu.Lock()
-		st.fence = fenceState{}
-		st.mu.Unlock()
-		err = rt.BarrierMax(v)
+		g.mu.Lock()
+		g.fence = fenceState{}
+		g.mu.Unlock()
+		err = g.rt.BarrierMax(v)
 	} else {
-		err = rt.AllMax(v)
+		err = g.rt.AllMax(v)
 	}
 	if err != nil {
 		return err
@@ -126,7 +125,7 @@ func agree(rt *armci.Runtime, fence bool, op, array string, local error, a *args
 			}
 			text = string(rune('0'+sentinelCode(local))) + name + "\x1f" + msg
 		}
-		text, err = bcastText(rt.Comm(), text, root)
+		text, err = bcastText(g.comm(), text, root)
 		if local != nil {
 			return local
 		}
@@ -144,13 +143,13 @@ func agree(rt *armci.Runtime, fence bool, op, array string, local error, a *args
 		return &Error{Op: op, Array: array, Err: sentinel, peer: true, Msg: fmt.Sprintf("process %d refused it: %s", root, text)}
 	}
 	if v[1] != -v[2] {
-		first, err := bcastText(rt.Comm(), string(a.b), 0)
+		first, err := bcastText(g.comm(), string(a.b), 0)
 		if err != nil {
 			return err
 		}
-		msg := fmt.Sprintf("the processes passed different arguments: this process (%d) called %s, process 0 %s", rt.Rank(), a.b, first)
+		msg := fmt.Sprintf("the processes passed different arguments: this process (%d) called %s, process 0 %s", g.rank, a.b, first)
 		if first == string(a.b) {
-			msg = fmt.Sprintf("the processes passed different arguments: this process (%d) called %s as process 0 did; some other process called it differently", rt.Rank(), a.b)
+			msg = fmt.Sprintf("the processes passed different arguments: this process (%d) called %s as process 0 did; some other process called it differently", g.rank, a.b)
 		}
 		return &Error{Op: op, Array: array, Err: ErrMismatch, Msg: msg}
 	}
@@ -175,46 +174,42 @@ func bcastText(c *mpi.Comm, text string, root int) (string, error) {
 // between the operation's implicit syncs: at the start the processes agree
 // on check, each one's verdict on its arguments, and on l, their text; at
 // the end, on whether every act succeeded.
-func inStep(op, array string, check error, l *args, act func() error) error {
-	rt, err := runtime(op)
-	if err != nil {
-		return err
-	}
-	if masked, err := begin(rt, op, array, check, l); err != nil {
+func inStep(g *group, op, array string, check error, l *args, act func() error) error {
+	if masked, err := begin(g, op, array, check, l); err != nil {
 		if masked {
 			// Unagreed: still meet the others at the end, with the error.
-			return end(rt, op, array, err)
+			return end(g, op, array, err)
 		}
 		return err
 	}
-	return end(rt, op, array, act())
+	return end(g, op, array, act())
 }
 
 // begin is the start of a collective array operation: the agreement,
 // riding on the implicit sync. A start masked by MaskSync makes no
 // synchronization at all, as in GA, so the processes do not agree there:
 // begin then reports masked, and returns this process's own verdict.
-func begin(rt *armci.Runtime, op, array string, local error, a *args) (masked bool, err error) {
-	st.mu.Lock()
-	do := st.mask.begin
-	st.mask.begin = true
-	st.mu.Unlock()
+func begin(g *group, op, array string, local error, a *args) (masked bool, err error) {
+	g.mu.Lock()
+	do := g.mask.begin
+	g.mask.begin = true
+	g.mu.Unlock()
 	if !do {
 		return true, local
 	}
-	return false, agree(rt, true, op, array, local, a)
+	return false, agree(g, true, op, array, local, a)
 }
 
 // end is the end of a collective array operation: the implicit sync, which
 // also tells every process whether any process's part failed. Masked, the
 // processes do not wait and each returns its own result.
-func end(rt *armci.Runtime, op, array string, local error) error {
-	st.mu.Lock()
-	do := st.mask.end
-	st.mask.end = true
-	st.mu.Unlock()
+func end(g *group, op, array string, local error) error {
+	g.mu.Lock()
+	do := g.mask.end
+	g.mask.end = true
+	g.mu.Unlock()
 	if !do {
 		return local
 	}
-	return agree(rt, true, op, array, local, nil)
+	return agree(g, true, op, array, local, nil)
 }

@@ -24,6 +24,7 @@ const MaxDim = layout.MaxDim
 // Indices are 0-based in C order (the last one fastest) and patches [lo, hi]
 // are inclusive, as in GA's C interface.
 type Array[T Elem] struct {
+	g     *group // the processes it lives on
 	id    int
 	name  string
 	dims  []int
@@ -83,12 +84,12 @@ func (b *Builder[T]) Irregular(starts ...[]int) *Builder[T] {
 func (b *Builder[T]) Allocate() (*Array[T], error) { return b.allocate("Allocate") }
 
 func (b *Builder[T]) allocate(op string) (*Array[T], error) {
-	rt, err := runtime(op)
+	g, err := current(op)
 	if err != nil {
 		return nil, err
 	}
-	m, err := b.layout(op, rt.Size())
-	return allocate[T](rt, op, b.name, m, err, b.args(op))
+	m, err := b.layout(op, g.size())
+	return allocate[T](g, op, b.name, m, err, b.args(op))
 }
 
 // args are the properties every process must give an array alike.
@@ -168,13 +169,13 @@ func CreateIrreg[T Elem](name string, dims []int, starts [][]int) (*Array[T], er
 	return New[T](dims...).Name(name).Irregular(starts...).allocate("CreateIrreg")
 }
 
-// allocate makes the array of map m once the processes agree: check is this
+// allocate makes the array of map m on g once the processes agree: check is this
 // process's verdict on the properties, l their text.
-func allocate[T Elem](rt *armci.Runtime, op, name string, m layout.Map, check error, l *args) (*Array[T], error) {
+func allocate[T Elem](g *group, op, name string, m layout.Map, check error, l *args) (*Array[T], error) {
 	var z T
-	a := &Array[T]{name: name, dims: m.Dims, m: m, es: int(unsafe.Sizeof(z))}
+	a := &Array[T]{g: g, name: name, dims: m.Dims, m: m, es: int(unsafe.Sizeof(z))}
 	if check == nil {
-		me := rt.Rank()
+		me := g.rank
 		if lo, hi, ok := m.Block(me); ok {
 			a.lo, a.hi = lo, hi
 		}
@@ -182,36 +183,33 @@ func allocate[T Elem](rt *armci.Runtime, op, name string, m layout.Map, check er
 		a.n = m.LocalSize(me)
 		a.bytes = a.es * a.n
 		// The memory limit is one more thing to agree on.
-		st.mu.Lock()
-		used, limit := st.used, st.limit
-		st.mu.Unlock()
+		proc.mu.Lock()
+		used, limit := proc.used, proc.limit
+		proc.mu.Unlock()
 		if limit >= 0 && a.bytes > limit-used {
 			check = &Error{Op: op, Array: name, Err: ErrMemoryLimit,
 				Msg: fmt.Sprintf("%d bytes more would pass this process's memory limit (%d used of %d)", a.bytes, used, limit)}
 		}
 	}
-	if err := agree(rt, false, op, name, check, l); err != nil {
+	if err := agree(g, false, op, name, check, l); err != nil {
 		return nil, err
 	}
-	seg, err := rt.Malloc(a.bytes)
+	seg, err := g.rt.Malloc(a.bytes)
 	if err != nil {
 		return nil, &Error{Op: op, Array: name, Err: err, Msg: fmt.Sprintf("%d bytes on this process (%T %v): %v", a.bytes, z, a.dims, err)}
 	}
 	a.seg = seg
-	st.mu.Lock()
-	st.used += a.bytes
-	st.nextID++
-	a.id = st.nextID
-	st.arrays[a.id] = a
-	st.stats.Created++
-	st.mu.Unlock()
+	proc.mu.Lock()
+	proc.used += a.bytes
+	proc.mu.Unlock()
+	a.id = g.register(a)
 	return a, nil
 }
 
 // Duplicate makes an array with the same type, shape and distribution, with
 // its own (uninitialized) data (GA_Duplicate). It is collective.
 func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
-	rt, err := runtime("Duplicate")
+	g, err := groupOf("Duplicate", a)
 	if err != nil {
 		return nil, err
 	}
@@ -220,28 +218,27 @@ func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
 	if check == nil {
 		m = a.m
 	}
-	return allocate[T](rt, "Duplicate", name, m, check, array(newArgs("Duplicate"), "a", a))
+	return allocate[T](g, "Duplicate", name, m, check, array(newArgs("Duplicate"), "a", a))
 }
 
 // Destroy frees the array (GA_Destroy). It is collective; pending operations
 // on it must be complete.
 func (a *Array[T]) Destroy() error {
-	rt, err := runtime("Destroy")
+	g, err := groupOf("Destroy", a)
 	if err != nil {
 		return err
 	}
-	if err := agree(rt, false, "Destroy", a.Name(), a.valid("Destroy"), array(newArgs("Destroy"), "a", a)); err != nil {
+	if err := agree(g, false, "Destroy", a.Name(), a.valid("Destroy"), array(newArgs("Destroy"), "a", a)); err != nil {
 		return err
 	}
 	if err := a.seg.Free(); err != nil {
 		return err
 	}
 	a.dead = true
-	st.mu.Lock()
-	st.used -= a.bytes
-	delete(st.arrays, a.id)
-	st.stats.Destroyed++
-	st.mu.Unlock()
+	proc.mu.Lock()
+	proc.used -= a.bytes
+	proc.mu.Unlock()
+	g.unregister(a.id)
 	return nil
 }
 

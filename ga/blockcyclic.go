@@ -123,8 +123,8 @@ func (a *Array[T]) AccessBlock(i int) ([]T, []int, error) {
 	if i < 0 || i >= a.m.Blocks() {
 		return nil, nil, errorf("AccessBlock", a.name, "block %d; the array has blocks 0 to %d", i, a.m.Blocks()-1)
 	}
-	if r := a.m.BlockOwner(i); r != Nodeid() {
-		return nil, nil, errorf("AccessBlock", a.name, "block %d belongs to process %d, not to %d", i, r, Nodeid())
+	if r := a.m.BlockOwner(i); r != a.g.rank {
+		return nil, nil, errorf("AccessBlock", a.name, "block %d belongs to process %d, not to %d", i, r, a.g.rank)
 	}
 	return a.blockData(i)
 }

@@ -32,7 +32,11 @@ func (a *Array[T]) collective(op string, check error, f func(local []T) error, m
 	if err == nil {
 		err = check
 	}
-	return inStep(op, a.Name(), err, l, func() error {
+	g, gerr := groupOf(op, a)
+	if gerr != nil {
+		return gerr
+	}
+	return inStep(g, op, a.Name(), err, l, func() error {
 		if a.n == 0 {
 			return nil
 		}
@@ -204,7 +208,11 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 // collective, and every process gets the result.
 func Dot[T Elem](a, b *Array[T]) (T, error) {
 	var sum T
-	err := a.collective("Dot", sameShape("Dot", a, b), func(local []T) error {
+	g, err := groupOf("Dot", a)
+	if err != nil {
+		return sum, err
+	}
+	err = a.collective("Dot", sameShape("Dot", a, b), func(local []T) error {
 		y, err := operand(b, a, len(local))
 		if err != nil {
 			return err
@@ -218,7 +226,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 		return sum, err
 	}
 	out := []T{sum}
-	if err := mpi.Allreduce(Comm(), nil, out, mpi.Sum); err != nil {
+	if err := mpi.Allreduce(g.comm(), nil, out, mpi.Sum); err != nil {
 		return sum, err
 	}
 	return out[0], nil
@@ -226,27 +234,27 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 
 // Brdcst copies root's buf into every process's buf (GA_Brdcst).
 func Brdcst[T mpi.Elem](buf []T, root int) error {
-	rt, err := runtime("Brdcst")
+	g, err := current("Brdcst")
 	if err != nil {
 		return err
 	}
 	var check error
-	if root < 0 || root >= rt.Size() {
-		check = errorf("Brdcst", "", "root %d out of range [0, %d)", root, rt.Size())
+	if root < 0 || root >= g.size() {
+		check = errorf("Brdcst", "", "root %d out of range [0, %d)", root, g.size())
 	}
 	var z T
 	l := newArgs("Brdcst").ints("len", len(buf)).ints("root", root).str("type", fmt.Sprintf("%T", z))
-	if err := agree(rt, false, "Brdcst", "", check, l); err != nil {
+	if err := agree(g, false, "Brdcst", "", check, l); err != nil {
 		return err
 	}
-	return mpi.Bcast(rt.Comm(), buf, root)
+	return mpi.Bcast(g.comm(), buf, root)
 }
 
 // Gop combines x elementwise over every process and leaves the result in every
 // process's x (GA_Gop, GA_Dgop, GA_Igop, …). op is "+", "*", "max", "min",
 // "absmax" or "absmin"; the last four are for real types only.
 func Gop[T Elem](x []T, op string) error {
-	rt, err := runtime("Gop")
+	g, err := current("Gop")
 	if err != nil {
 		return err
 	}
@@ -271,7 +279,7 @@ func Gop[T Elem](x []T, op string) error {
 		check = errorf("Gop", "", "operation %q is not defined for %T", op, z)
 	}
 	l := newArgs("Gop").ints("len", len(x)).str("op", op).str("type", fmt.Sprintf("%T", z))
-	if err := agree(rt, false, "Gop", "", check, l); err != nil {
+	if err := agree(g, false, "Gop", "", check, l); err != nil {
 		return err
 	}
 	if strings.HasPrefix(op, "abs") {
@@ -279,7 +287,7 @@ func Gop[T Elem](x []T, op string) error {
 			x[i] = absReal(v)
 		}
 	}
-	return mpi.Allreduce(rt.Comm(), nil, x, o)
+	return mpi.Allreduce(g.comm(), nil, x, o)
 }
 
 // Print writes the whole array to standard output from process 0 (GA_Print).
@@ -288,8 +296,12 @@ func (a *Array[T]) Print() error { return a.Fprint(os.Stdout) }
 
 // Fprint is Print to w.
 func (a *Array[T]) Fprint(w io.Writer) error {
-	return inStep("Print", a.Name(), a.valid("Print"), array(newArgs("Print"), "a", a), func() error {
-		if Nodeid() != 0 {
+	g, err := groupOf("Print", a)
+	if err != nil {
+		return err
+	}
+	return inStep(g, "Print", a.Name(), a.valid("Print"), array(newArgs("Print"), "a", a), func() error {
+		if g.rank != 0 {
 			return nil
 		}
 		return a.fprint(w)
@@ -345,7 +357,7 @@ func (a *Array[T]) FprintDistribution(w io.Writer) error {
 	if err := a.valid("PrintDistribution"); err != nil {
 		return err
 	}
-	if Nodeid() != 0 {
+	if a.g.rank != 0 {
 		return nil
 	}
 	if a.m.BlockCyclic() {
@@ -362,7 +374,7 @@ func (a *Array[T]) FprintDistribution(w io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(w, "distribution of %s over a %v process grid\n", a, a.m.Grid())
-	for r := range Nnodes() {
+	for r := range a.g.size() {
 		if lo, hi, ok := a.m.Block(r); ok {
 			fmt.Fprintf(w, "  process %d: lo %v hi %v\n", r, lo, hi)
 		} else {

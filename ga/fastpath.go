@@ -1,8 +1,6 @@
 package ga
 
 import (
-	"sync"
-
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/layout"
 )
@@ -88,24 +86,22 @@ func (a *Array[T]) fast(op int, lo, hi []int, buf []T, b *layout.Buffer, alpha T
 	buf = buf[:n]
 	switch op {
 	case opPut:
-		a.note(r, &st.stats.Put, n*a.es)
+		a.note(r, &a.g.stats.Put, n*a.es)
 		return true, armci.Put(a.seg, r, off*a.es, buf)
 	case opGet:
-		a.note(r, &st.stats.Get, n*a.es)
+		a.note(r, &a.g.stats.Get, n*a.es)
 		return true, armci.Get(a.seg, r, off*a.es, buf)
 	default:
-		a.note(r, &st.stats.Acc, n*a.es)
+		a.note(r, &a.g.stats.Acc, n*a.es)
 		return true, armci.Acc(a.seg, r, off*a.es, buf, alpha)
 	}
 }
 
-// stridedBuf backs the slices of an armci.Strided for one call; pooled so that
-// a single-owner strided patch allocates nothing.
+// stridedBuf backs the slices of an armci.Strided for one call; pooled (in
+// the group) so that a single-owner strided patch allocates nothing.
 type stridedBuf struct {
 	count, local, remote [MaxDim + 1]int
 }
-
-var stridedPool = sync.Pool{New: func() any { return new(stridedBuf) }}
 
 // fastStrided moves a patch that one process owns but that is not contiguous,
 // as one armci strided call.
@@ -116,8 +112,8 @@ func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *lay
 	for d := nd - 2; d >= 0; d-- {
 		rpitch[d] = rpitch[d+1] * l.ext[d+1]
 	}
-	sb := stridedPool.Get().(*stridedBuf)
-	defer stridedPool.Put(sb)
+	sb := a.g.strided.Get().(*stridedBuf)
+	defer a.g.strided.Put(sb)
 	for d := range nd {
 		k := nd - 1 - d
 		sb.count[k] = hi[d] - lo[d] + 1
@@ -131,13 +127,13 @@ func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *lay
 	r, off := l.rank, l.off
 	switch op {
 	case opPut:
-		a.note(r, &st.stats.Put, p.Bytes())
+		a.note(r, &a.g.stats.Put, p.Bytes())
 		return armci.PutS(a.seg, r, off*a.es, buf, p)
 	case opGet:
-		a.note(r, &st.stats.Get, p.Bytes())
+		a.note(r, &a.g.stats.Get, p.Bytes())
 		return armci.GetS(a.seg, r, off*a.es, buf, p)
 	default:
-		a.note(r, &st.stats.Acc, p.Bytes())
+		a.note(r, &a.g.stats.Acc, p.Bytes())
 		return armci.AccS(a.seg, r, off*a.es, buf, p, alpha)
 	}
 }

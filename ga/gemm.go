@@ -18,30 +18,30 @@ import (
 // written back. Where beta is 0, C is not read.
 func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
 	const op = "Gemm"
-	rt, err := runtime(op)
+	g, err := groupOf(op, c)
 	if err != nil {
 		return err
 	}
 	ta, tb = upper(ta), upper(tb)
 	ar, ac, br, bc, check := gemmShape(ta, tb, m, n, k, a, b, c)
 	l := newArgs(op).ints("trans", int(ta), int(tb)).ints("mnk", m, n, k).str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta))
-	if err := agree(rt, true, op, c.Name(), check, array(array(array(l, "A", a), "B", b), "C", c)); err != nil {
+	if err := agree(g, true, op, c.Name(), check, array(array(array(l, "A", a), "B", b), "C", c)); err != nil {
 		return err
 	}
-	g, err := solverGrid(op)
+	grid, err := g.solverGrid()
 	if err != nil {
 		return err
 	}
 	// Cᵀ = alpha·op(B)ᵀ·op(A)ᵀ + beta·Cᵀ, on the transposes the Gets make.
-	at, bt, ct, err := readProduct(g, a, b, c, ar, ac, br, bc, m, n, beta == 0)
+	at, bt, ct, err := readProduct(g, grid, a, b, c, ar, ac, br, bc, m, n, beta == 0)
 	// Everyone has read C before anyone writes it.
-	if err := agree(rt, true, op, c.name, err, nil); err != nil {
+	if err := agree(g, true, op, c.name, err, nil); err != nil {
 		return err
 	}
 	if err := scalapack.Gemm(scalapack.Trans(tb), scalapack.Trans(ta), alpha, bt, at, beta, ct); err != nil {
 		return err
 	}
-	return agree(rt, true, op, c.name, putTransposed(ct, c), nil)
+	return agree(g, true, op, c.name, putTransposed(ct, c), nil)
 }
 
 // gemmShape checks Gemm's arguments and returns the shapes of the leading
@@ -87,19 +87,19 @@ func gemmShape[T scalapack.Elem](ta, tb byte, m, n, k int, a, b, c *Array[T]) (a
 }
 
 // readProduct reads the transposes of Gemm's operands' leading patches
-// (C's only if it is used) into block-cyclic matrices on g.
-func readProduct[T scalapack.Elem](g *blacs.Grid, a, b, c *Array[T], ar, ac, br, bc, m, n int, emptyC bool) (at, bt, ct *scalapack.Matrix[T], err error) {
+// (C's only if it is used) into block-cyclic matrices on grid, in g's scratch.
+func readProduct[T scalapack.Elem](g *group, grid *blacs.Grid, a, b, c *Array[T], ar, ac, br, bc, m, n int, emptyC bool) (at, bt, ct *scalapack.Matrix[T], err error) {
 	nb := gemmBlock
-	if at, err = getTransposed(g, a, ar, ac, nb, nb, &scratchA); err != nil {
+	if at, err = getTransposed(grid, a, ar, ac, nb, nb, &g.scratchA); err != nil {
 		return nil, nil, nil, err
 	}
-	if bt, err = getTransposed(g, b, br, bc, nb, nb, &scratchB); err != nil {
+	if bt, err = getTransposed(grid, b, br, bc, nb, nb, &g.scratchB); err != nil {
 		return nil, nil, nil, err
 	}
 	if emptyC {
-		ct, err = emptyTransposed[T](g, m, n, nb, nb, &scratchC)
+		ct, err = emptyTransposed[T](grid, m, n, nb, nb, &g.scratchC)
 	} else {
-		ct, err = getTransposed(g, c, m, n, nb, nb, &scratchC)
+		ct, err = getTransposed(grid, c, m, n, nb, nb, &g.scratchC)
 	}
 	return at, bt, ct, err
 }

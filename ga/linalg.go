@@ -1,6 +1,8 @@
 package ga
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
 
@@ -15,72 +17,76 @@ import (
 // matrix on a near-square process grid by one-sided Gets, solved there, and
 // the result copied back.
 
-// solverBlock is the block size of the copies the factorizations work on.
-// Measured with gabench on 2 and 4 processes, 16 to 32 solve n = 1000 and
+// defaultSolverBlock is the block size of the copies the factorizations work
+// on. Measured with gabench on 2 and 4 processes, 16 to 32 solve n = 1000 and
 // 2000 fastest (n = 2000 on 2: 0.074 s at 32, 0.088 s at 64, where smaller
 // panels shorten the one-process panel factorization that the others wait
 // for); level-3 kernels want no less.
-var solverBlock = 32
+const defaultSolverBlock = 32
 
 // SetSolverBlockSize sets the block size of the block-cyclic copies that the
-// linear solvers hand to ScaLAPACK (default 32). Every process must set the
-// same value.
+// linear solvers hand to ScaLAPACK (default 32) for arrays of the default
+// group. Every process must set the same value.
 func SetSolverBlockSize(nb int) error {
+	g, err := current("SetSolverBlockSize")
+	if err != nil {
+		return err
+	}
 	if nb < 1 {
 		return errorf("SetSolverBlockSize", "", "block size %d; want at least 1", nb)
 	}
-	st.mu.Lock()
-	solverBlock = nb
-	st.mu.Unlock()
+	g.mu.Lock()
+	g.solverBlock = nb
+	g.mu.Unlock()
 	return nil
 }
 
-// solverGrid returns the near-square BLACS grid of every GA process.
-func solverGrid(op string) (*blacs.Grid, error) {
-	n := Nnodes()
+// solverGrid returns the near-square BLACS grid of the group's processes.
+func (g *group) solverGrid() (*blacs.Grid, error) {
+	n := g.size()
 	r := int(math.Sqrt(float64(n)))
 	for n%r != 0 {
 		r--
 	}
-	return grid(op, blacs.RowMajor, r, n/r)
+	return g.grid(blacs.RowMajor, r, n/r)
 }
 
-// grids are the BLACS grids the linear algebra has made, kept until
-// Terminate as GA keeps its ScaLAPACK context: a grid is a communicator,
-// whose making and first collectives cost milliseconds.
-var grids = map[[3]int]*blacs.Grid{}
-
-// grid returns the rows × cols grid of every GA process in the given order,
-// made on first use. It is collective the first time.
-func grid(op string, order blacs.Order, rows, cols int) (*blacs.Grid, error) {
-	if _, err := runtime(op); err != nil {
-		return nil, err
+// grid returns the rows × cols grid of the group's processes in the given
+// order, made on first use. It is collective the first time.
+func (g *group) grid(order blacs.Order, rows, cols int) (*blacs.Grid, error) {
+	key := gridKey{order, rows, cols}
+	g.mu.Lock()
+	bg, ok := g.grids[key]
+	g.mu.Unlock()
+	if ok {
+		return bg, nil
 	}
-	key := [3]int{int(order), rows, cols}
-	if g, ok := grids[key]; ok {
-		return g, nil
-	}
-	g, err := blacs.GridInit(Comm(), order, rows, cols)
+	bg, err := blacs.GridInit(g.comm(), order, rows, cols)
 	if err != nil {
 		return nil, err
 	}
-	grids[key] = g
-	return g, nil
+	g.mu.Lock()
+	g.grids[key] = bg
+	g.mu.Unlock()
+	return bg, nil
 }
 
-// exitGrids frees the grids at Terminate.
-func exitGrids() error {
-	keys := make([][3]int, 0, len(grids))
-	for k := range grids {
-		keys = append(keys, k)
-	}
+// exitGrids frees the group's grids, at Terminate.
+func (g *group) exitGrids() error {
+	g.mu.Lock()
+	keys := slices.SortedFunc(maps.Keys(g.grids), func(a, b gridKey) int {
+		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.rows, b.rows), cmp.Compare(a.cols, b.cols))
+	})
+	g.mu.Unlock()
 	// The same order on every process: exiting is collective.
-	slices.SortFunc(keys, func(a, b [3]int) int { return slices.Compare(a[:], b[:]) })
 	for _, k := range keys {
-		if err := grids[k].Exit(); err != nil {
+		g.mu.Lock()
+		bg := g.grids[k]
+		delete(g.grids, k)
+		g.mu.Unlock()
+		if err := bg.Exit(); err != nil {
 			return err
 		}
-		delete(grids, k)
 	}
 	return nil
 }
@@ -112,8 +118,8 @@ func emptyTransposed[T scalapack.Elem](g *blacs.Grid, p0, p1, mb, nb int, s *scr
 // refillTransposed reads x into m = xᵀ again. Other processes' parts are
 // mapped in first, in one call each rather than a page fault per page.
 func refillTransposed[T scalapack.Elem](m *scalapack.Matrix[T], x *Array[T]) error {
-	for r := range Nnodes() {
-		if r != Nodeid() {
+	for r := range x.g.size() {
+		if r != x.g.rank {
 			if err := x.seg.MapIn(r); err != nil {
 				return err
 			}
@@ -186,18 +192,18 @@ func systemShape(op string, a, b *Array[float64]) (n, nrhs int, err error) {
 // Cholesky may be used, A is checked for symmetry first (see
 // linalg_check.go). It is collective.
 func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) error {
-	rt, err := runtime(op)
+	g, err := groupOf(op, a)
 	if err != nil {
 		return err
 	}
 	n, nrhs, check := systemShape(op, a, b)
-	l := newArgs(op).ints("how", how, int(trans)).ints("nb", solverBlock)
-	if err := agree(rt, true, op, a.Name(), check, array(array(l, "A", a), "B", b)); err != nil {
+	l := newArgs(op).ints("how", how, int(trans)).ints("nb", g.block())
+	if err := agree(g, true, op, a.Name(), check, array(array(l, "A", a), "B", b)); err != nil {
 		return err
 	}
 	scanA := how == byLU // otherwise the symmetry check reads all of A
 	if how != byLU {
-		sym, err := checkSymmetric(rt, op, a, how == byCholesky)
+		sym, err := checkSymmetric(g, op, a, how == byCholesky)
 		if err != nil {
 			return err
 		}
@@ -206,44 +212,44 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 		}
 	}
 	if inPlace(a, b) {
-		return solveInPlace(rt, op, how, trans, a, b, scanA)
+		return solveInPlace(g, op, how, trans, a, b, scanA)
 	}
-	m, y, refill, err := readSystem(op, a, b, n, nrhs, scanA)
+	m, y, refill, err := readSystem(g, op, a, b, n, nrhs, scanA)
 	// Everyone has read B before anyone writes it, and found it sound.
-	if err := agree(rt, true, op, a.name, err, nil); err != nil {
+	if err := agree(g, true, op, a.name, err, nil); err != nil {
 		return err
 	}
 	// ScaLAPACK's INFO is the same on every process, so all fail alike.
 	if err := solveTransposed(how, trans, m, y, refill); err != nil {
 		return err
 	}
-	return agree(rt, true, op, b.name, putTransposed(y, b), nil)
+	return agree(g, true, op, b.name, putTransposed(y, b), nil)
 }
 
 // readSystem reads M = Aᵀ and Y = Bᵀ for solve and checks that they hold no
 // NaN or Inf (M only if scanA). refill reads M again.
-func readSystem(op string, a, b *Array[float64], n, nrhs int, scanA bool) (m, y *scalapack.Matrix[float64], refill func() error, err error) {
+func readSystem(g *group, op string, a, b *Array[float64], n, nrhs int, scanA bool) (m, y *scalapack.Matrix[float64], refill func() error, err error) {
 	refill = func() error { return refillTransposed(m, a) }
 	if inPlace(a, nil) {
 		local, err := a.localData()
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if m, err = storageOf(op, a, workCopy(local)); err != nil {
+		if m, err = storageOf(a, workCopy(g, local)); err != nil {
 			return nil, nil, nil, err
 		}
 		refill = func() error { copy(m.Data, local); return nil }
 	} else {
-		g, err := solverGrid(op)
+		grid, err := g.solverGrid()
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		nb := min(solverBlock, max(n, 1))
-		if m, err = getTransposed(g, a, n, n, nb, nb, &scratchA); err != nil {
+		nb := min(g.block(), max(n, 1))
+		if m, err = getTransposed(grid, a, n, n, nb, nb, &g.scratchA); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	if y, err = getTransposed(m.Grid, b, n, nrhs, min(m.Desc.MB, nrhs), m.Desc.MB, &scratchB); err != nil {
+	if y, err = getTransposed(m.Grid, b, n, nrhs, min(m.Desc.MB, nrhs), m.Desc.MB, &g.scratchB); err != nil {
 		return nil, nil, nil, err
 	}
 	if scanA {
@@ -331,7 +337,7 @@ func withMirrors(a *Array[float64], f func(i, j int, v *float64, mirror float64)
 // *scalapack.NotPositiveDefiniteError. It is collective.
 func SpdInvert(a *Array[float64]) error {
 	const op = "SpdInvert"
-	rt, err := runtime(op)
+	g, err := groupOf(op, a)
 	if err != nil {
 		return err
 	}
@@ -339,28 +345,28 @@ func SpdInvert(a *Array[float64]) error {
 	if check == nil && (len(a.dims) != 2 || a.dims[0] != a.dims[1]) {
 		check = errorf(op, a.name, "dims %v: A must be a square matrix", a.dims)
 	}
-	if err := agree(rt, true, op, a.Name(), check, array(newArgs(op).ints("nb", solverBlock), "A", a)); err != nil {
+	if err := agree(g, true, op, a.Name(), check, array(newArgs(op).ints("nb", g.block()), "A", a)); err != nil {
 		return err
 	}
-	if _, err := checkSymmetric(rt, op, a, true); err != nil {
+	if _, err := checkSymmetric(g, op, a, true); err != nil {
 		return err
 	}
 	if inPlace(a, nil) {
-		return spdInvertInPlace(rt, a)
+		return spdInvertInPlace(g, a)
 	}
-	g, err := solverGrid(op)
+	grid, err := g.solverGrid()
 	if err != nil {
 		return err
 	}
 	n := a.dims[0]
-	nb := min(solverBlock, max(n, 1))
-	m, err := getTransposed(g, a, n, n, nb, nb, &scratchA)
+	nb := min(g.block(), max(n, 1))
+	m, err := getTransposed(grid, a, n, n, nb, nb, &g.scratchA)
 	// Everyone has read A before anyone writes it.
-	if err := agree(rt, true, op, a.name, err, nil); err != nil {
+	if err := agree(g, true, op, a.name, err, nil); err != nil {
 		return err
 	}
 	if err := invertTransposed(m); err != nil {
 		return err
 	}
-	return mirrorUpper(rt, a, putTransposed(m, a))
+	return mirrorUpper(g, a, putTransposed(m, a))
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/scalapack"
 )
 
@@ -70,7 +69,7 @@ func notFinite(op string, x *Array[float64], i, j int, v float64) error {
 // symmetry: a nonsymmetric a is an error wrapping ErrNotSymmetric if refuse,
 // else the answer sym = false, alike on every process. It is collective; the
 // caller has synchronized.
-func checkSymmetric(rt *armci.Runtime, op string, a *Array[float64], refuse bool) (sym bool, err error) {
+func checkSymmetric(g *group, op string, a *Array[float64], refuse bool) (sym bool, err error) {
 	var bad, asym error
 	err = withMirrors(a, func(i, j int, v *float64, mirror float64) {
 		switch {
@@ -86,17 +85,17 @@ func checkSymmetric(rt *armci.Runtime, op string, a *Array[float64], refuse bool
 	if err == nil {
 		err = bad
 	}
-	if err := agree(rt, false, op, a.name, err, nil); err != nil {
+	if err := agree(g, false, op, a.name, err, nil); err != nil {
 		return false, err
 	}
 	if refuse {
-		return true, agree(rt, false, op, a.name, asym, nil)
+		return true, agree(g, false, op, a.name, asym, nil)
 	}
 	v := []int64{0}
 	if asym != nil {
 		v[0] = 1
 	}
-	if err := rt.AllMax(v); err != nil {
+	if err := g.rt.AllMax(v); err != nil {
 		return false, err
 	}
 	return v[0] == 0, nil

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/blacs"
 	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/scalapack"
@@ -37,9 +36,9 @@ func inPlace(a, b *Array[float64]) bool {
 // storageOf reads x's storage (data, or x's own when data is nil) as xᵀ, on
 // x's process grid transposed: P1 × P0, column-major, which holds every
 // process.
-func storageOf(op string, x *Array[float64], data []float64) (*scalapack.Matrix[float64], error) {
+func storageOf(x *Array[float64], data []float64) (*scalapack.Matrix[float64], error) {
 	rows, cols := x.m.ProcGrid[1], x.m.ProcGrid[0]
-	g, err := grid(op, blacs.ColumnMajor, rows, cols)
+	g, err := x.g.grid(blacs.ColumnMajor, rows, cols)
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +60,9 @@ func storageOf(op string, x *Array[float64], data []float64) (*scalapack.Matrix[
 	return &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: data}, nil
 }
 
-// workCopy copies src into the solvers' scratch for A.
-func workCopy(src []float64) []float64 {
-	w := scratchOf[float64](&scratchA, len(src))
+// workCopy copies src into g's scratch for A.
+func workCopy(g *group, src []float64) []float64 {
+	w := scratchOf[float64](&g.scratchA, len(src))
 	copy(w, src)
 	return w
 }
@@ -78,34 +77,34 @@ const (
 // solveInPlace solves op(A)·X = B on the arrays' storage; B is overwritten
 // by X. It checks that A (if scanA) and B hold no NaN or Inf first. It is
 // collective; the caller has synchronized.
-func solveInPlace(rt *armci.Runtime, op string, how int, trans scalapack.Trans, a, b *Array[float64], scanA bool) error {
-	sa, sb, local, err := storageOfSystem(op, a, b)
+func solveInPlace(g *group, op string, how int, trans scalapack.Trans, a, b *Array[float64], scanA bool) error {
+	sa, sb, local, err := storageOfSystem(g, a, b)
 	if err == nil && scanA {
 		err = finiteTransposed(op, a, sa)
 	}
 	if err == nil {
 		err = finiteTransposed(op, b, sb)
 	}
-	if err := agree(rt, false, op, a.name, err, nil); err != nil {
+	if err := agree(g, false, op, a.name, err, nil); err != nil {
 		return err
 	}
 	refill := func() error { copy(sa.Data, local); return nil }
 	if err := solveTransposed(how, trans, sa, sb, refill); err != nil {
 		return err
 	}
-	return agree(rt, true, op, b.name, nil, nil)
+	return agree(g, true, op, b.name, nil, nil)
 }
 
 // storageOfSystem gives M, a copy of A's storage, and Y, B's storage
 // itself, and A's storage, from which M is refilled.
-func storageOfSystem(op string, a, b *Array[float64]) (m, y *scalapack.Matrix[float64], local []float64, err error) {
+func storageOfSystem(g *group, a, b *Array[float64]) (m, y *scalapack.Matrix[float64], local []float64, err error) {
 	if local, err = a.localData(); err != nil {
 		return nil, nil, nil, err
 	}
-	if m, err = storageOf(op, a, workCopy(local)); err != nil {
+	if m, err = storageOf(a, workCopy(g, local)); err != nil {
 		return nil, nil, nil, err
 	}
-	y, err = storageOf(op, b, nil)
+	y, err = storageOf(b, nil)
 	return m, y, local, err
 }
 
@@ -167,24 +166,24 @@ func invertTransposed(m *scalapack.Matrix[float64]) error {
 
 // spdInvertInPlace inverts A in its storage; on failure A is restored. It
 // is collective; the caller has synchronized.
-func spdInvertInPlace(rt *armci.Runtime, a *Array[float64]) error {
-	sa, err := storageOf("SpdInvert", a, nil)
-	if err := agree(rt, false, "SpdInvert", a.name, err, nil); err != nil {
+func spdInvertInPlace(g *group, a *Array[float64]) error {
+	sa, err := storageOf(a, nil)
+	if err := agree(g, false, "SpdInvert", a.name, err, nil); err != nil {
 		return err
 	}
-	keep := workCopy(sa.Data)
+	keep := workCopy(g, sa.Data)
 	if err := invertTransposed(sa); err != nil {
 		copy(sa.Data, keep)
 		return err
 	}
-	return mirrorUpper(rt, a, nil)
+	return mirrorUpper(g, a, nil)
 }
 
 // mirrorUpper completes A from its upper triangle, once every process has
 // written its part of that triangle (local: whether this one could).
-func mirrorUpper(rt *armci.Runtime, a *Array[float64], local error) error {
-	if err := agree(rt, true, "SpdInvert", a.name, local, nil); err != nil {
+func mirrorUpper(g *group, a *Array[float64], local error) error {
+	if err := agree(g, true, "SpdInvert", a.name, local, nil); err != nil {
 		return err
 	}
-	return agree(rt, true, "SpdInvert", a.name, mirror(a, true), nil)
+	return agree(g, true, "SpdInvert", a.name, mirror(a, true), nil)
 }

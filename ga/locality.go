@@ -114,12 +114,12 @@ func (a *Array[T]) Access(lo, hi []int) ([]T, []int, error) {
 		return nil, nil, err
 	}
 	c, one := a.single(lo, hi)
-	if !one || a.m.BlockOwner(a.m.Index(c[:len(lo)])) != Nodeid() {
+	if !one || a.m.BlockOwner(a.m.Index(c[:len(lo)])) != a.g.rank {
 		if a.m.BlockCyclic() {
-			return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, Nodeid())
+			return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, a.g.rank)
 		}
 		if a.lo == nil {
-			return nil, nil, errorf("Access", a.name, "process %d owns no block", Nodeid())
+			return nil, nil, errorf("Access", a.name, "process %d owns no block", a.g.rank)
 		}
 		return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
 	}
@@ -156,8 +156,10 @@ func (a *Array[T]) ReleaseUpdate(lo, hi []int) error {
 	return a.checkPatch("ReleaseUpdate", lo, hi)
 }
 
-// cluster describes which node each GA process runs on.
+// cluster describes which node each GA process runs on, by rank in the world
+// group.
 type cluster struct {
+	me    int     // this process's rank
 	node  []int   // node id of each rank
 	procs [][]int // ranks on each node, ascending
 }
@@ -179,7 +181,7 @@ func learnCluster(c *mpi.Comm) (cluster, error) {
 		return cluster{}, err
 	}
 	distinct := slices.Compact(slices.Sorted(slices.Values(leaders)))
-	cl := cluster{node: make([]int, c.Size()), procs: make([][]int, len(distinct))}
+	cl := cluster{me: c.Rank(), node: make([]int, c.Size()), procs: make([][]int, len(distinct))}
 	for r, l := range leaders {
 		id, _ := slices.BinarySearch(distinct, l)
 		cl.node[r] = id
@@ -188,33 +190,43 @@ func learnCluster(c *mpi.Comm) (cluster, error) {
 	return cl, nil
 }
 
+// nodes returns the cluster GA runs on (empty before Init).
+func nodes() cluster {
+	proc.mu.Lock()
+	defer proc.mu.Unlock()
+	return proc.cluster
+}
+
 // ClusterNnodes returns the number of nodes (GA_Cluster_nnodes).
-func ClusterNnodes() int { return len(st.cluster.procs) }
+func ClusterNnodes() int { return len(nodes().procs) }
 
 // ClusterNodeid returns the node this process runs on (GA_Cluster_nodeid).
-func ClusterNodeid() int { return ClusterProcNodeid(Nodeid()) }
+func ClusterNodeid() int { return ClusterProcNodeid(nodes().me) }
 
 // ClusterProcNodeid returns the node rank runs on (GA_Cluster_proc_nodeid).
 func ClusterProcNodeid(rank int) int {
-	if rank < 0 || rank >= len(st.cluster.node) {
+	cl := nodes()
+	if rank < 0 || rank >= len(cl.node) {
 		return -1
 	}
-	return st.cluster.node[rank]
+	return cl.node[rank]
 }
 
 // ClusterNprocs returns the number of processes on node (GA_Cluster_nprocs).
 func ClusterNprocs(node int) int {
-	if node < 0 || node >= len(st.cluster.procs) {
+	cl := nodes()
+	if node < 0 || node >= len(cl.procs) {
 		return 0
 	}
-	return len(st.cluster.procs[node])
+	return len(cl.procs[node])
 }
 
 // ClusterProcid returns the GA rank of the i-th process on node
 // (GA_Cluster_procid), or -1.
 func ClusterProcid(node, i int) int {
-	if node < 0 || node >= len(st.cluster.procs) || i < 0 || i >= len(st.cluster.procs[node]) {
+	cl := nodes()
+	if node < 0 || node >= len(cl.procs) || i < 0 || i >= len(cl.procs[node]) {
 		return -1
 	}
-	return st.cluster.procs[node][i]
+	return cl.procs[node][i]
 }

@@ -110,14 +110,14 @@ func ReadMatrixMarket(r io.Reader) (rows, cols int, data []float64, err error) {
 // left.
 func LoadMatrixMarket(name, path string) (*Array[float64], error) {
 	const op = "LoadMatrixMarket"
-	rt, err := runtime(op)
+	g, err := current(op)
 	if err != nil {
 		return nil, err
 	}
 	dims := []int{0, 0}
 	var data []float64
 	var rerr error
-	if rt.Rank() == 0 {
+	if g.rank == 0 {
 		if f, err := os.Open(path); err != nil {
 			rerr = err
 		} else {
@@ -128,7 +128,7 @@ func LoadMatrixMarket(name, path string) (*Array[float64], error) {
 			rerr = errorf(op, name, "%v", rerr)
 		}
 	}
-	if err := agree(rt, false, op, name, rerr, newArgs(op).str("name", name).str("path", path)); err != nil {
+	if err := agree(g, false, op, name, rerr, newArgs(op).str("name", name).str("path", path)); err != nil {
 		return nil, err
 	}
 	if err := Brdcst(dims, 0); err != nil {
@@ -139,10 +139,10 @@ func LoadMatrixMarket(name, path string) (*Array[float64], error) {
 		return nil, err
 	}
 	var perr error
-	if rt.Rank() == 0 {
+	if g.rank == 0 {
 		perr = a.Put([]int{0, 0}, []int{dims[0] - 1, dims[1] - 1}, data, nil)
 	}
-	if err := agree(rt, true, op, name, perr, nil); err != nil {
+	if err := agree(g, true, op, name, perr, nil); err != nil {
 		_ = a.Destroy()
 		return nil, err
 	}

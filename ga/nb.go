@@ -49,7 +49,7 @@ func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *OpStats,
 		return nil, err
 	}
 	h := &Handle{}
-	countCall(stat)
+	a.countCall(stat)
 	err := a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
 		a.notePiece(pc.rank, stat, pc.p.Bytes())
 		x, err := issue(pc)
@@ -67,21 +67,21 @@ func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *OpStats,
 
 // NbPut is Put that returns at once (NGA_NbPut).
 func (a *Array[T]) NbPut(lo, hi []int, buf []T, ld []int) (*Handle, error) {
-	return a.nb("NbPut", lo, hi, buf, ld, &st.stats.Put, func(pc piece) (*armci.Handle, error) {
+	return a.nb("NbPut", lo, hi, buf, ld, &a.g.stats.Put, func(pc piece) (*armci.Handle, error) {
 		return armci.NbPutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
 
 // NbGet is Get that returns at once (NGA_NbGet).
 func (a *Array[T]) NbGet(lo, hi []int, buf []T, ld []int) (*Handle, error) {
-	return a.nb("NbGet", lo, hi, buf, ld, &st.stats.Get, func(pc piece) (*armci.Handle, error) {
+	return a.nb("NbGet", lo, hi, buf, ld, &a.g.stats.Get, func(pc piece) (*armci.Handle, error) {
 		return armci.NbGetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
 
 // NbAcc is Acc that returns at once (NGA_NbAcc).
 func (a *Array[T]) NbAcc(lo, hi []int, buf []T, ld []int, alpha T) (*Handle, error) {
-	return a.nb("NbAcc", lo, hi, buf, ld, &st.stats.Acc, func(pc piece) (*armci.Handle, error) {
+	return a.nb("NbAcc", lo, hi, buf, ld, &a.g.stats.Acc, func(pc piece) (*armci.Handle, error) {
 		return armci.NbAccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
 	})
 }

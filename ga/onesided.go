@@ -18,9 +18,9 @@ func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 	if done, err := a.fast(opPut, lo, hi, buf, &b, 0); done || err != nil {
 		return err
 	}
-	countCall(&st.stats.Put)
+	a.countCall(&a.g.stats.Put)
 	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-		a.notePiece(pc.rank, &st.stats.Put, pc.p.Bytes())
+		a.notePiece(pc.rank, &a.g.stats.Put, pc.p.Bytes())
 		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
@@ -34,9 +34,9 @@ func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 	if done, err := a.fast(opGet, lo, hi, buf, &b, 0); done || err != nil {
 		return err
 	}
-	countCall(&st.stats.Get)
+	a.countCall(&a.g.stats.Get)
 	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-		a.notePiece(pc.rank, &st.stats.Get, pc.p.Bytes())
+		a.notePiece(pc.rank, &a.g.stats.Get, pc.p.Bytes())
 		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
@@ -51,9 +51,9 @@ func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 	if done, err := a.fast(opAcc, lo, hi, buf, &b, alpha); done || err != nil {
 		return err
 	}
-	countCall(&st.stats.Acc)
+	a.countCall(&a.g.stats.Acc)
 	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-		a.notePiece(pc.rank, &st.stats.Acc, pc.p.Bytes())
+		a.notePiece(pc.rank, &a.g.stats.Acc, pc.p.Bytes())
 		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
 	})
 }
@@ -77,7 +77,7 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 		return 0, errorf("ReadInc", a.name, "element type %T is not an integer (int32 or int64)", z)
 	}
 	rank, off := a.element(sub)
-	a.note(rank, &st.stats.ReadInc, a.es)
+	a.note(rank, &a.g.stats.ReadInc, a.es)
 	if _, ok := any(z).(int64); ok {
 		return armci.FetchAdd(a.seg, rank, off, inc)
 	}

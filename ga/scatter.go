@@ -47,9 +47,9 @@ func (a *Array[T]) Scatter(v []T, subs [][]int) error {
 	if err != nil {
 		return err
 	}
-	countCall(&st.stats.Scatter)
+	a.countCall(&a.g.stats.Scatter)
 	for _, r := range order {
-		a.notePiece(r, &st.stats.Scatter, len(vecs[r].Local)*a.es)
+		a.notePiece(r, &a.g.stats.Scatter, len(vecs[r].Local)*a.es)
 		if err := armci.PutV(a.seg, r, v, []armci.IOVec{*vecs[r]}); err != nil {
 			return err
 		}
@@ -63,9 +63,9 @@ func (a *Array[T]) Gather(v []T, subs [][]int) error {
 	if err != nil {
 		return err
 	}
-	countCall(&st.stats.Gather)
+	a.countCall(&a.g.stats.Gather)
 	for _, r := range order {
-		a.notePiece(r, &st.stats.Gather, len(vecs[r].Local)*a.es)
+		a.notePiece(r, &a.g.stats.Gather, len(vecs[r].Local)*a.es)
 		if err := armci.GetV(a.seg, r, v, []armci.IOVec{*vecs[r]}); err != nil {
 			return err
 		}
@@ -80,9 +80,9 @@ func (a *Array[T]) ScatterAcc(v []T, subs [][]int, alpha T) error {
 	if err != nil {
 		return err
 	}
-	countCall(&st.stats.Sacc)
+	a.countCall(&a.g.stats.Sacc)
 	for _, r := range order {
-		a.notePiece(r, &st.stats.Sacc, len(vecs[r].Local)*a.es)
+		a.notePiece(r, &a.g.stats.Sacc, len(vecs[r].Local)*a.es)
 		if err := armci.AccV(a.seg, r, v, []armci.IOVec{*vecs[r]}, alpha); err != nil {
 			return err
 		}

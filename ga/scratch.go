@@ -53,13 +53,3 @@ func (s *scratch) free() {
 		s.mem = nil
 	}
 }
-
-// The linear algebra's scratch, one per operand: the factored matrix (or A
-// of a product), the right-hand sides (or B), and C of a product.
-var scratchA, scratchB, scratchC scratch
-
-func freeScratch() {
-	scratchA.free()
-	scratchB.free()
-	scratchC.free()
-}

@@ -19,11 +19,16 @@ type Stats struct {
 	Put, Get, Acc, ReadInc, Scatter, Gather, Sacc OpStats
 }
 
-// ReadStats returns this process's counts of array operations.
+// ReadStats returns this process's counts of operations on arrays of the
+// default group.
 func ReadStats() Stats {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.stats
+	g, err := current("ReadStats")
+	if err != nil {
+		return Stats{}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stats
 }
 
 // PrintStats writes this process's operation counts and bytes moved, local and

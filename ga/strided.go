@@ -34,7 +34,7 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 		return err
 	}
 	pitch := b.Pitch[:nd]
-	countCall(stat)
+	a.countCall(stat)
 	var ferr error
 	bp := make([]int, nd) // pitches of the owner's storage, in elements
 	first := make([]int, nd)
@@ -76,16 +76,16 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 // dimension (NGA_Strided_put). buf holds those elements like an ordinary patch
 // of their count, with leading dimensions ld (nil: packed).
 func (a *Array[T]) StridedPut(lo, hi, skip []int, buf []T, ld []int) error {
-	return a.stridedPieces("StridedPut", lo, hi, skip, ld, len(buf), &st.stats.Put, func(pc piece) error {
-		a.notePiece(pc.rank, &st.stats.Put, pc.p.Bytes())
+	return a.stridedPieces("StridedPut", lo, hi, skip, ld, len(buf), &a.g.stats.Put, func(pc piece) error {
+		a.notePiece(pc.rank, &a.g.stats.Put, pc.p.Bytes())
 		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
 
 // StridedGet is the reverse of StridedPut (NGA_Strided_get).
 func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
-	return a.stridedPieces("StridedGet", lo, hi, skip, ld, len(buf), &st.stats.Get, func(pc piece) error {
-		a.notePiece(pc.rank, &st.stats.Get, pc.p.Bytes())
+	return a.stridedPieces("StridedGet", lo, hi, skip, ld, len(buf), &a.g.stats.Get, func(pc piece) error {
+		a.notePiece(pc.rank, &a.g.stats.Get, pc.p.Bytes())
 		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
@@ -93,8 +93,8 @@ func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
 // StridedAcc adds alpha·buf to the elements StridedPut would write
 // (NGA_Strided_acc), atomically per element.
 func (a *Array[T]) StridedAcc(lo, hi, skip []int, buf []T, ld []int, alpha T) error {
-	return a.stridedPieces("StridedAcc", lo, hi, skip, ld, len(buf), &st.stats.Acc, func(pc piece) error {
-		a.notePiece(pc.rank, &st.stats.Acc, pc.p.Bytes())
+	return a.stridedPieces("StridedAcc", lo, hi, skip, ld, len(buf), &a.g.stats.Acc, func(pc piece) error {
+		a.notePiece(pc.rank, &a.g.stats.Acc, pc.p.Bytes())
 		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
 	})
 }

@@ -20,45 +20,46 @@ type maskState struct{ begin, end bool }
 // note counts one call of an operation that moves bytes to or from rank's
 // block, for PrintStats, and records its target for Fence.
 func (a *Array[T]) note(rank int, count *OpStats, bytes int) {
-	countCall(count)
+	a.countCall(count)
 	a.notePiece(rank, count, bytes)
 }
 
 // countCall counts one call of an operation, however many blocks it touches
 // (GA_Print_stats reports calls, not pieces).
-func countCall(count *OpStats) {
-	st.mu.Lock()
+func (a *Array[T]) countCall(count *OpStats) {
+	a.g.mu.Lock()
 	count.Calls++
-	st.mu.Unlock()
+	a.g.mu.Unlock()
 }
 
 // notePiece counts the bytes one piece of an operation moves to or from rank's
 // block, and records rank as a target for Fence.
 func (a *Array[T]) notePiece(rank int, count *OpStats, bytes int) {
-	st.mu.Lock()
-	if st.rt != nil && rank == st.rt.Rank() {
+	g := a.g
+	g.mu.Lock()
+	if rank == g.rank {
 		count.LocalBytes += bytes
 	} else {
 		count.RemoteBytes += bytes
 	}
-	if st.fence.depth > 0 {
-		st.fence.targets[rank] = true
+	if g.fence.depth > 0 {
+		g.fence.targets[rank] = true
 	}
-	st.mu.Unlock()
+	g.mu.Unlock()
 }
 
 // Sync is GA_Sync: a barrier of every GA process after which every GA
 // operation that any process issued before it is complete. It ends any
 // InitFence in progress.
 func Sync() error {
-	rt, err := runtime("Sync")
+	g, err := current("Sync")
 	if err != nil {
 		return err
 	}
 	// A Sync agrees like any collective call, so that processes that reach
 	// different collective calls (a Sync here, a Zero there) meet in the
 	// same reduction and all get an error, instead of passing each other.
-	return agree(rt, true, "Sync", "", nil, syncArgs)
+	return agree(g, true, "Sync", "", nil, syncArgs)
 }
 
 // syncArgs are Sync's arguments: none, but the name, which a process that
@@ -68,39 +69,40 @@ var syncArgs = newArgs("Sync")
 // InitFence starts tracking the operations this process issues, for Fence
 // (GA_Init_fence). Pairs may nest.
 func InitFence() error {
-	if _, err := runtime("InitFence"); err != nil {
+	g, err := current("InitFence")
+	if err != nil {
 		return err
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.fence.depth == 0 {
-		st.fence.targets = map[int]bool{}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fence.depth == 0 {
+		g.fence.targets = map[int]bool{}
 	}
-	st.fence.depth++
+	g.fence.depth++
 	return nil
 }
 
 // Fence waits until every operation this process issued since the matching
 // InitFence is complete at its target (GA_Fence).
 func Fence() error {
-	rt, err := runtime("Fence")
+	g, err := current("Fence")
 	if err != nil {
 		return err
 	}
-	st.mu.Lock()
-	if st.fence.depth == 0 {
-		st.mu.Unlock()
+	g.mu.Lock()
+	if g.fence.depth == 0 {
+		g.mu.Unlock()
 		return errorf("Fence", "", "no InitFence to match")
 	}
-	targets := st.fence.targets
-	st.fence.depth--
-	if st.fence.depth == 0 {
-		st.fence.targets = nil
+	targets := g.fence.targets
+	g.fence.depth--
+	if g.fence.depth == 0 {
+		g.fence.targets = nil
 	}
-	st.mu.Unlock()
-	for r := range rt.Size() {
+	g.mu.Unlock()
+	for r := range g.size() {
 		if targets[r] {
-			if err := rt.Fence(r); err != nil {
+			if err := g.rt.Fence(r); err != nil {
 				return err
 			}
 		}
@@ -111,43 +113,47 @@ func Fence() error {
 // MaskSync says whether the next collective array operation synchronizes at
 // its start and at its end (GA_Mask_sync); the mask applies once.
 func MaskSync(begin, end bool) {
-	st.mu.Lock()
-	st.mask = maskState{begin: begin, end: end}
-	st.mu.Unlock()
+	g, err := current("MaskSync")
+	if err != nil {
+		return
+	}
+	g.mu.Lock()
+	g.mask = maskState{begin: begin, end: end}
+	g.mu.Unlock()
 }
 
 // CreateMutexes creates n mutexes numbered 0..n-1 (GA_Create_mutexes); it is
 // collective, every process must pass the same n, and one set exists at a
 // time.
 func CreateMutexes(n int) error {
-	rt, err := runtime("CreateMutexes")
+	g, err := current("CreateMutexes")
 	if err != nil {
 		return err
 	}
-	st.mu.Lock()
-	exists := st.mutexes >= 0
-	st.mu.Unlock()
+	g.mu.Lock()
+	exists := g.mutexes >= 0
+	g.mu.Unlock()
 	var bad error
 	if n < 0 {
 		bad = errorf("CreateMutexes", "", "%d mutexes", n)
 	} else if exists {
 		bad = errorf("CreateMutexes", "", "a set of mutexes exists already; DestroyMutexes first")
 	}
-	if err := agree(rt, false, "CreateMutexes", "", bad, newArgs("CreateMutexes").ints("n", n)); err != nil {
+	if err := agree(g, false, "CreateMutexes", "", bad, newArgs("CreateMutexes").ints("n", n)); err != nil {
 		return err
 	}
 	// Mutex i lives on rank i mod P, as number i / P there.
-	p := rt.Size()
+	p := g.size()
 	mine := n / p
-	if rt.Rank() < n%p {
+	if g.rank < n%p {
 		mine++
 	}
-	if err := rt.CreateMutexes(mine); err != nil {
+	if err := g.rt.CreateMutexes(mine); err != nil {
 		return err
 	}
-	st.mu.Lock()
-	st.mutexes = n
-	st.mu.Unlock()
+	g.mu.Lock()
+	g.mutexes = n
+	g.mu.Unlock()
 	return nil
 }
 
@@ -155,13 +161,13 @@ func CreateMutexes(n int) error {
 // collective. While any process holds a mutex or is taking one, every process
 // gets an error and the set stays usable.
 func DestroyMutexes() error {
-	rt, err := runtime("DestroyMutexes")
+	g, err := current("DestroyMutexes")
 	if err != nil {
 		return err
 	}
-	st.mu.Lock()
-	exists := st.mutexes >= 0
-	st.mu.Unlock()
+	g.mu.Lock()
+	exists := g.mutexes >= 0
+	g.mu.Unlock()
 	var bad error
 	if !exists {
 		bad = errorf("DestroyMutexes", "", "no mutexes; CreateMutexes first")
@@ -169,30 +175,31 @@ func DestroyMutexes() error {
 	// Agree like every collective call, so that processes that reach another
 	// collective call meet this one's reduction and get an error; then armci
 	// agrees on whether any process holds a mutex.
-	if err := agree(rt, false, "DestroyMutexes", "", bad, newArgs("DestroyMutexes")); err != nil {
+	if err := agree(g, false, "DestroyMutexes", "", bad, newArgs("DestroyMutexes")); err != nil {
 		return err
 	}
-	if err := rt.DestroyMutexes(); err != nil {
+	if err := g.rt.DestroyMutexes(); err != nil {
 		var refused *armci.Error
 		if errors.As(err, &refused) {
 			return errorf("DestroyMutexes", "", "%s", refused.Msg)
 		}
 		return err
 	}
-	st.mu.Lock()
-	st.mutexes = -1
-	st.mu.Unlock()
+	g.mu.Lock()
+	g.mutexes = -1
+	g.mu.Unlock()
 	return nil
 }
 
 func mutexAt(op string, m int) (rt *armci.Runtime, host, index int, err error) {
-	rt, err = runtime(op)
+	g, err := current(op)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	st.mu.Lock()
-	n := st.mutexes
-	st.mu.Unlock()
+	g.mu.Lock()
+	n := g.mutexes
+	g.mu.Unlock()
+	rt = g.rt
 	if m < 0 || m >= n {
 		return nil, 0, 0, errorf(op, "", "mutex %d out of range [0, %d)", m, max(n, 0))
 	}

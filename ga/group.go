@@ -1,0 +1,161 @@
+package ga
+
+import (
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// group is GA on one group of processes: the runtime over the group's
+// communicator and everything GA keeps per group. Every array holds the group
+// it lives on and its methods use that group, never the package's default;
+// the package functions (Sync, Nodeid, Brdcst, ...) use the default group,
+// which Init makes the group of every process. Processor groups add groups
+// and change the default; nothing else needs to know.
+type group struct {
+	rt   *armci.Runtime
+	rank int // this process's rank in the group, fixed for the group's life
+
+	mu          sync.Mutex // guards what follows, up to the scratch
+	live        bool       // false once GA is terminated
+	arrays      map[int]destroyer
+	nextID      int // array numbers agree between a group's processes
+	fence       fenceState
+	mask        maskState
+	stats       Stats
+	mutexes     int // number of GA mutexes, or -1 for none
+	solverBlock int
+	// grids are the BLACS grids the linear algebra has made on the group,
+	// kept until Terminate as GA keeps its ScaLAPACK context: a grid is a
+	// communicator, whose making and first collectives cost milliseconds.
+	// They are made and freed collectively, by one goroutine at a time.
+	grids map[gridKey]*blacs.Grid
+
+	// The linear algebra's scratch, one per operand: the factored matrix (or
+	// A of a product), the right-hand sides (or B), and C of a product. Used
+	// within collective calls only, which a group runs one at a time.
+	scratchA, scratchB, scratchC scratch
+	// strided backs the single-owner strided transfers (see fastStrided).
+	strided sync.Pool
+}
+
+type destroyer interface{ Destroy() error }
+
+type gridKey struct {
+	order      blacs.Order
+	rows, cols int
+}
+
+// newGroup is GA on rt's processes.
+func newGroup(rt *armci.Runtime) *group {
+	return &group{
+		rt:          rt,
+		rank:        rt.Rank(),
+		live:        true,
+		arrays:      map[int]destroyer{},
+		mask:        maskState{begin: true, end: true},
+		mutexes:     -1,
+		solverBlock: defaultSolverBlock,
+		grids:       map[gridKey]*blacs.Grid{},
+		strided:     sync.Pool{New: func() any { return new(stridedBuf) }},
+	}
+}
+
+// proc is what GA keeps once per process.
+var proc struct {
+	mu      sync.Mutex
+	world   *group // every GA process; nil when GA is not running
+	def     *group // the group the package functions use
+	ownsMPI bool
+	limit   int // bytes of array data allowed per process; < 0: no limit
+	used    int // bytes of array data allocated on this process
+	cluster cluster
+}
+
+// current returns the default group, or an error naming op if GA is not
+// running.
+func current(op string) (*group, error) {
+	proc.mu.Lock()
+	g := proc.def
+	proc.mu.Unlock()
+	if g == nil {
+		return nil, stateErr(op, "", ErrNotInitialized)
+	}
+	return g, nil
+}
+
+// groupOf returns the group of a, or the default one for a nil array (which
+// the call refuses, but only after agreeing with the others on it).
+func groupOf[T Elem](op string, a *Array[T]) (*group, error) {
+	if a == nil {
+		return current(op)
+	}
+	return a.g.running(op)
+}
+
+// running returns g if GA is still running on it.
+func (g *group) running(op string) (*group, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.live {
+		return nil, stateErr(op, "", ErrNotInitialized)
+	}
+	return g, nil
+}
+
+func (g *group) comm() *mpi.Comm { return g.rt.Comm() }
+func (g *group) size() int       { return g.rt.Size() }
+
+// register records a new array and returns its number.
+func (g *group) register(a destroyer) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.nextID++
+	g.arrays[g.nextID] = a
+	g.stats.Created++
+	return g.nextID
+}
+
+func (g *group) unregister(id int) {
+	g.mu.Lock()
+	delete(g.arrays, id)
+	g.stats.Destroyed++
+	g.mu.Unlock()
+}
+
+// end destroys the group's arrays and grids and frees its scratch: GA's
+// termination on the group. It is collective over the group.
+func (g *group) end() error {
+	g.mu.Lock()
+	ids := slices.Sorted(maps.Keys(g.arrays))
+	g.mu.Unlock()
+	for _, id := range ids { // the same order on every process
+		g.mu.Lock()
+		a := g.arrays[id]
+		g.mu.Unlock()
+		if err := a.Destroy(); err != nil {
+			return err
+		}
+	}
+	if err := g.exitGrids(); err != nil {
+		return err
+	}
+	g.scratchA.free()
+	g.scratchB.free()
+	g.scratchC.free()
+	g.mu.Lock()
+	g.live = false
+	g.mu.Unlock()
+	return nil
+}
+
+// block returns the solvers' block size.
+func (g *group) block() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.solverBlock
+}
