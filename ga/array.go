@@ -33,9 +33,10 @@ type Array[T Elem] struct {
 	es    int   // element size in bytes
 	lo    []int // this rank's block, or nil if it owns nothing or the array is block-cyclic
 	hi    []int
-	own   []int // the blocks this rank owns
-	n     int   // elements this rank stores
-	bytes int   // this rank's allocation
+	own   []int         // the blocks this rank owns
+	spans []layout.Span // where in its storage this rank's own elements are
+	n     int           // elements this rank stores
+	bytes int           // this rank's allocation
 	dead  bool
 }
 
@@ -180,6 +181,7 @@ func allocate[T Elem](g *group, op, name string, m layout.Map, check error, l *a
 			a.lo, a.hi = lo, hi
 		}
 		a.own = m.LocalBlocks(me)
+		a.spans = m.Spans(me)
 		a.n = m.LocalSize(me)
 		a.bytes = a.es * a.n
 		// The memory limit is one more thing to agree on.

@@ -16,8 +16,9 @@ import (
 // Collective array operations are called by every process; each works on the
 // data it owns, between implicit synchronizations (see MaskSync).
 
-// collective runs f on this process's storage of a between the implicit
-// syncs, where the processes agree on the call (see agree). more are the
+// collective runs f on this process's storage of a (whose own elements are
+// a.spans: every local computation walks those, never the whole storage)
+// between the implicit syncs, where the processes agree on the call (see agree). more are the
 // call's other arrays, which must be valid and the same on every process too;
 // check is the call's own verdict on its other arguments.
 func (a *Array[T]) collective(op string, check error, f func(local []T) error, more ...*Array[T]) error {
@@ -50,14 +51,22 @@ func (a *Array[T]) collective(op string, check error, f func(local []T) error, m
 
 // Zero sets every element to 0 (GA_Zero).
 func (a *Array[T]) Zero() error {
-	return a.collective("Zero", nil, func(l []T) error { clear(l); return nil })
+	return a.collective("Zero", nil, func(l []T) error {
+		for _, s := range a.spans {
+			clear(l[s.Off : s.Off+s.N])
+		}
+		return nil
+	})
 }
 
 // Fill sets every element to v (GA_Fill).
 func (a *Array[T]) Fill(v T) error {
 	return a.collective("Fill", nil, func(l []T) error {
-		for i := range l {
-			l[i] = v
+		for _, s := range a.spans {
+			run := l[s.Off : s.Off+s.N]
+			for i := range run {
+				run[i] = v
+			}
 		}
 		return nil
 	})
@@ -66,8 +75,11 @@ func (a *Array[T]) Fill(v T) error {
 // Scale multiplies every element by v (GA_Scale).
 func (a *Array[T]) Scale(v T) error {
 	return a.collective("Scale", nil, func(l []T) error {
-		for i := range l {
-			l[i] *= v
+		for _, s := range a.spans {
+			run := l[s.Off : s.Off+s.N]
+			for i := range run {
+				run[i] *= v
+			}
 		}
 		return nil
 	})
@@ -172,8 +184,9 @@ func sameShape[T Elem](op string, arrays ...*Array[T]) error {
 	return nil
 }
 
-// operand returns x's elements laid out like this process's storage of c: in
-// place when x is distributed like c, fetched otherwise.
+// operand returns x's elements laid out like this process's storage of c (n
+// elements; c.spans index both): in place when x is distributed like c,
+// fetched otherwise.
 func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
 	if CompareDistr(x, c) {
 		return x.localData()
@@ -196,8 +209,10 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 		if err != nil {
 			return err
 		}
-		for i := range local {
-			local[i] = alpha*x[i] + beta*y[i]
+		for _, s := range c.spans {
+			for i := s.Off; i < s.Off+s.N; i++ {
+				local[i] = alpha*x[i] + beta*y[i]
+			}
 		}
 		return nil
 	}, a, b)
@@ -217,8 +232,10 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 		if err != nil {
 			return err
 		}
-		for i, v := range local {
-			sum += v * y[i]
+		for _, s := range a.spans {
+			for i := s.Off; i < s.Off+s.N; i++ {
+				sum += local[i] * y[i]
+			}
 		}
 		return nil
 	}, b)
@@ -363,8 +380,8 @@ func (a *Array[T]) FprintDistribution(w io.Writer) error {
 	if a.m.BlockCyclic() {
 		blocks, size := a.BlockInfo()
 		fmt.Fprintf(w, "distribution of %s in %v blocks of %v", a, blocks, size)
-		if a.m.ProcGrid != nil {
-			fmt.Fprintf(w, " over a %v process grid", a.m.ProcGrid)
+		if g := a.m.ProcGrid(); g != nil {
+			fmt.Fprintf(w, " over a %v process grid", g)
 		}
 		fmt.Fprintln(w)
 		for i := range a.m.Blocks() {

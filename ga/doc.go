@@ -186,7 +186,33 @@
 // grid of all processes (blocks of SetSolverBlockSize, default 32; Gemm's of
 // 64: for each the fastest measured), and the result written back by Puts.
 // The copies live in memory kept between calls (mapped with transparent huge
-// pages), and the BLACS grids are kept, both until Terminate.
+// pages), and the BLACS grids are kept, both until Terminate; both, and the
+// block size, belong to the arrays' group.
+//
+// # Seams
+//
+// Groups. GA's state lives in one context per group of processes (group.go):
+// the armci runtime over the group's communicator, this process's rank in it,
+// the fence, the sync mask, the statistics, the mutexes, the BLACS grids, the
+// solver block size and the scratch. Every array holds the group it was
+// created on, and its methods and the collectives on it use that group and
+// its ranks; the package functions (Sync, Nodeid, Nnodes, Comm, Brdcst, Gop,
+// the mutexes, SetSolverBlockSize) use the default group, which Init makes
+// the group of every process. Processor groups are new groups over
+// sub-communicators and a call that changes the default. The memory limit
+// and the cluster's nodes stay per process.
+//
+// Layouts. How an array is cut into blocks, which process owns each and where
+// in its storage each element lives is the array's layout
+// (internal/layout): the blocks, common to every distribution, and a Deal
+// that gives them to processes (one per process, round-robin, or a process
+// grid). The array code reaches storage only through the layout: Place for
+// one-sided transfers and in-place access, LocalSize for the allocation, and
+// Spans, the runs of a process's own elements in its storage, for the
+// element-wise collectives. A new distribution is a new Deal; ghost cells
+// are a Deal whose storage is larger than its blocks (Place's extents and
+// offsets include the halo, and Spans leaves it out), and a restricted
+// process list is a Deal whose owners are the listed ranks.
 //
 // # GA C names
 //

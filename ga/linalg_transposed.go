@@ -26,18 +26,19 @@ import (
 // directly: 2-D BlockCyclicGrid arrays on one grid, a in square blocks and
 // b's rows blocked as a's.
 func inPlace(a, b *Array[float64]) bool {
-	g := a.m.ProcGrid
+	g := a.m.ProcGrid()
 	if g == nil || len(a.dims) != 2 || a.m.BlockSize(0) != a.m.BlockSize(1) {
 		return false
 	}
-	return b == nil || slices.Equal(b.m.ProcGrid, g) && b.m.BlockSize(0) == a.m.BlockSize(0)
+	return b == nil || slices.Equal(b.m.ProcGrid(), g) && b.m.BlockSize(0) == a.m.BlockSize(0)
 }
 
 // storageOf reads x's storage (data, or x's own when data is nil) as xᵀ, on
 // x's process grid transposed: P1 × P0, column-major, which holds every
 // process.
 func storageOf(x *Array[float64], data []float64) (*scalapack.Matrix[float64], error) {
-	rows, cols := x.m.ProcGrid[1], x.m.ProcGrid[0]
+	pg := x.m.ProcGrid()
+	rows, cols := pg[1], pg[0]
 	g, err := x.g.grid(blacs.ColumnMajor, rows, cols)
 	if err != nil {
 		return nil, err

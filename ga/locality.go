@@ -3,6 +3,7 @@ package ga
 import (
 	"slices"
 
+	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -77,12 +78,13 @@ func (a *Array[T]) ProcTopology(rank int) ([]int, bool) {
 // number of blocks along each dimension, or for BlockCyclicGrid the grid it
 // was given; nil for an array dealt with BlockCyclic.
 func (a *Array[T]) ProcGrid() []int {
-	switch {
-	case a == nil:
+	if a == nil {
 		return nil
-	case a.m.ProcGrid != nil:
-		return slices.Clone(a.m.ProcGrid)
-	case a.m.Cyclic > 0:
+	}
+	switch d := a.m.Deal().(type) {
+	case *layout.ProcGrid:
+		return slices.Clone(d.Grid)
+	case *layout.RoundRobin:
 		return nil
 	}
 	return a.m.Grid()
@@ -92,7 +94,7 @@ func (a *Array[T]) ProcGrid() []int {
 // (NGA_Compare_distr).
 func CompareDistr[T, U Elem](a *Array[T], b *Array[U]) bool {
 	if a == nil || b == nil || !slices.Equal(a.dims, b.dims) ||
-		a.m.Cyclic != b.m.Cyclic || !slices.Equal(a.m.ProcGrid, b.m.ProcGrid) {
+		!a.m.SameDeal(b.m) {
 		return false
 	}
 	for d := range a.m.Starts {

@@ -13,15 +13,15 @@ func NewCyclic(dims, block []int, nproc int) (Map, error) {
 	if err != nil {
 		return Map{}, err
 	}
-	m.Cyclic = nproc
-	m.offset = make([]int, m.Blocks())
+	rr := &RoundRobin{Procs: nproc, offset: make([]int, m.Blocks())}
 	next := make([]int, nproc)
-	for i := range m.offset {
+	for i := range rr.offset {
 		r := i % nproc
-		m.offset[i] = next[r]
+		rr.offset[i] = next[r]
 		lo, hi := m.Patch(i)
 		next[r] += Volume(lo, hi)
 	}
+	m.deal = rr
 	return m, nil
 }
 
@@ -41,7 +41,7 @@ func NewProcGrid(dims, block, grid []int) (Map, error) {
 	if err != nil {
 		return Map{}, err
 	}
-	m.ProcGrid = append([]int(nil), grid...)
+	m.deal = &ProcGrid{Grid: append([]int(nil), grid...)}
 	return m, nil
 }
 
@@ -72,100 +72,6 @@ func cut(dims, block []int) (Map, error) {
 func (m Map) BlockSize(d int) int {
 	lo, hi := m.BlockRange(d, 0)
 	return hi - lo + 1
-}
-
-// Place returns the owner of the block at coordinates c and the element
-// offset, in the owner's storage, of the block's element at global indices at
-// (nil: the block's first element), and fills ext (one entry per dimension)
-// with the extents of the storage that holds the block, row-major: the
-// block's own, or for a ProcGrid map the owner's whole local array.
-func (m *Map) Place(c, at, ext []int) (rank, off int) {
-	if m.ProcGrid == nil {
-		i := 0
-		for d, s := range m.Starts {
-			lo, hi := m.BlockRange(d, c[d])
-			ext[d] = hi - lo + 1
-			off *= ext[d]
-			if at != nil {
-				off += at[d] - lo
-			}
-			i = i*len(s) + c[d]
-		}
-		if m.Cyclic > 0 {
-			return i % m.Cyclic, m.offset[i] + off
-		}
-		return i, off
-	}
-	for d, p := range m.ProcGrid {
-		b := m.BlockSize(d)
-		ext[d] = Numroc(m.Dims[d], b, c[d]%p, 0, p)
-		off = off*ext[d] + c[d]/p*b
-		if at != nil {
-			off += at[d] - c[d]*b
-		}
-		rank = rank*p + c[d]%p
-	}
-	return rank, off
-}
-
-// LocalSize returns the number of elements rank stores.
-func (m Map) LocalSize(rank int) int {
-	switch {
-	case m.ProcGrid != nil:
-		c, ok := m.Coords(rank)
-		if !ok {
-			return 0
-		}
-		n := 1
-		for d, p := range m.ProcGrid {
-			n *= Numroc(m.Dims[d], m.BlockSize(d), c[d], 0, p)
-		}
-		return n
-	case m.Cyclic > 0:
-		n := 0
-		for _, i := range m.LocalBlocks(rank) {
-			lo, hi := m.Patch(i)
-			n += Volume(lo, hi)
-		}
-		return n
-	}
-	lo, hi, ok := m.Block(rank)
-	if !ok {
-		return 0
-	}
-	return Volume(lo, hi)
-}
-
-// LocalBlocks returns the indices of the blocks rank owns, ascending.
-func (m Map) LocalBlocks(rank int) []int {
-	var out []int
-	switch {
-	case m.Cyclic > 0:
-		if rank >= 0 && rank < m.Cyclic {
-			for i := rank; i < m.Blocks(); i += m.Cyclic {
-				out = append(out, i)
-			}
-		}
-	case m.ProcGrid != nil:
-		c, ok := m.Coords(rank)
-		if !ok {
-			return nil
-		}
-		for i := range m.Blocks() {
-			ok := true
-			for d, x := range m.BlockCoords(i) {
-				ok = ok && x%m.ProcGrid[d] == c[d]
-			}
-			if ok {
-				out = append(out, i)
-			}
-		}
-	default:
-		if rank >= 0 && rank < m.Blocks() {
-			out = append(out, rank)
-		}
-	}
-	return out
 }
 
 // Numroc is ScaLAPACK's NUMROC: how many of n indices, dealt in blocks of nb

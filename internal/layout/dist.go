@@ -1,7 +1,18 @@
-// Package layout is the index arithmetic of block distributions, with no MPI:
-// which blocks an n-dimensional array is cut into, which rank owns which block,
-// and which ranks own parts of a patch. Indices are 0-based, in C order (the
-// last index fastest), and lo/hi are inclusive, as in GA's C interface.
+// Package layout is the index arithmetic of global arrays' layouts, with no
+// MPI: which blocks an n-dimensional array is cut into, which rank owns which
+// block and where in its storage each element lives, and which ranks own
+// parts of a patch. Indices are 0-based, in C order (the last index fastest),
+// and lo/hi are inclusive, as in GA's C interface.
+//
+// A layout is a Map: the blocks (Dims and Starts, common to every
+// distribution) and a Deal, which gives the blocks to ranks and lays out each
+// rank's storage. The deals are one block per rank (regular and irregular
+// arrays), round-robin (GA_Set_block_cyclic) and a process grid
+// (GA_Set_block_cyclic_proc_grid). A new distribution is a new Deal; ghost
+// widths belong to a deal's storage (its extents grow by the halo and its
+// offsets move into it) and a restricted process list to its owners, so that
+// the arrays' code, which reaches storage only through Place, LocalSize and
+// Spans, does not change.
 package layout
 
 import (
@@ -12,33 +23,24 @@ import (
 // MaxDim is the most dimensions an array may have.
 const MaxDim = 7
 
-// Map is a block distribution: along dimension d the array is cut at
-// Starts[d] (the first index of each block, ascending, starting at 0). The
-// blocks' Cartesian product is numbered in row-major order over the grid of
-// block counts (the last dimension fastest, which is GA's column-major order
-// in Fortran terms); that number is the block's index.
+// Map is a layout: along dimension d the array is cut at Starts[d] (the first
+// index of each block, ascending, starting at 0). The blocks' Cartesian
+// product is numbered in row-major order over the grid of block counts (the
+// last dimension fastest, which is GA's column-major order in Fortran terms);
+// that number is the block's index. Its deal gives the blocks to ranks.
 //
-// By default block i belongs to rank i, which stores it packed, and ranks
-// past the grid own nothing. The block-cyclic maps made by Cyclic and
-// ProcGrid deal many blocks to each rank instead.
+// A Map made as a literal, or by Regular, gives block i to rank i, which
+// stores it packed, and ranks past the grid own nothing. The block-cyclic
+// maps made by NewCyclic and NewProcGrid deal many blocks to each rank.
 type Map struct {
 	Dims   []int
 	Starts [][]int
-
-	// Cyclic > 0 deals block i to rank i mod Cyclic, which stores its blocks
-	// one after another in index order, each packed (GA_Set_block_cyclic).
-	Cyclic int
-	// ProcGrid, when set, deals the block at coordinates c to the rank at
-	// coordinates c mod ProcGrid (row-major ranks over the grid), which stores
-	// all its elements as one packed local array, ScaLAPACK's layout
-	// (GA_Set_block_cyclic_proc_grid).
-	ProcGrid []int
 
 	// BlockDims is the block size a block-cyclic map was asked for (the blocks
 	// along a dimension are shorter when it exceeds the extent).
 	BlockDims []int
 
-	offset []int // element offset of each block in its owner's storage (Cyclic)
+	deal Deal // nil: one block per rank
 }
 
 // Grid returns the number of blocks along each dimension.
@@ -85,23 +87,31 @@ func (m Map) Check() error {
 	return nil
 }
 
+// Deal returns how the map deals its blocks.
+func (m Map) Deal() Deal {
+	if m.deal == nil {
+		return OnePerRank{}
+	}
+	return m.deal
+}
+
 // BlockCyclic reports whether ranks may own more than one block.
-func (m Map) BlockCyclic() bool { return m.Cyclic > 0 || m.ProcGrid != nil }
+func (m Map) BlockCyclic() bool {
+	_, one := m.Deal().(OnePerRank)
+	return !one
+}
+
+// ProcGrid returns the process grid of a NewProcGrid map, or nil.
+func (m Map) ProcGrid() []int {
+	if g, ok := m.deal.(*ProcGrid); ok {
+		return g.Grid
+	}
+	return nil
+}
 
 // Coords returns rank's coordinates in the process grid (the grid of blocks,
-// or ProcGrid), and false if it has none.
-func (m Map) Coords(rank int) ([]int, bool) {
-	switch {
-	case m.ProcGrid != nil:
-		if rank < 0 || rank >= Product(m.ProcGrid) {
-			return nil, false
-		}
-		return Unravel(m.ProcGrid, rank), true
-	case m.Cyclic > 0 || rank < 0 || rank >= m.Blocks():
-		return nil, false
-	}
-	return m.BlockCoords(rank), true
-}
+// or the ProcGrid's), and false if it has none.
+func (m Map) Coords(rank int) ([]int, bool) { return m.Deal().Coords(&m, rank) }
 
 // BlockCoords returns the coordinates of block i in the grid of blocks.
 func (m Map) BlockCoords(i int) []int { return Unravel(m.Grid(), i) }
@@ -116,19 +126,7 @@ func (m Map) Index(c []int) int {
 }
 
 // BlockOwner returns the rank that owns block i.
-func (m Map) BlockOwner(i int) int {
-	switch {
-	case m.Cyclic > 0:
-		return i % m.Cyclic
-	case m.ProcGrid != nil:
-		r := 0
-		for d, c := range m.BlockCoords(i) {
-			r = r*m.ProcGrid[d] + c%m.ProcGrid[d]
-		}
-		return r
-	}
-	return i
-}
+func (m Map) BlockOwner(i int) int { return m.Deal().Owner(&m, i) }
 
 // Patch returns the patch of block i.
 func (m Map) Patch(i int) (lo, hi []int) {
