@@ -199,8 +199,11 @@ func (a *Array[T]) checkBlock(op string, i int) error {
 	return nil
 }
 
-// localData is this process's storage.
+// localData is this process's storage (nil if it stores nothing).
 func (a *Array[T]) localData() ([]T, error) {
+	if a.n == 0 {
+		return nil, nil
+	}
 	local, err := armci.LocalAs[T](a.seg)
 	if err != nil {
 		return nil, err

@@ -20,9 +20,13 @@ import (
 // a.spans: every local computation walks those, never the whole storage)
 // between the implicit syncs, where the processes agree on the call (see agree). more are the
 // call's other arrays, which must be valid and the same on every process too;
-// check is the call's own verdict on its other arguments.
-func (a *Array[T]) collective(op string, check error, f func(local []T) error, more ...*Array[T]) error {
-	l := array(newArgs(op), "a", a)
+// l (nil: none) is the text of its other arguments that must agree, and
+// check is the call's own verdict on them.
+func (a *Array[T]) collective(op string, l *args, check error, f func(local []T) error, more ...*Array[T]) error {
+	if l == nil {
+		l = newArgs(op)
+	}
+	array(l, "a", a)
 	err := a.valid(op)
 	for i, x := range more {
 		array(l, strconv.Itoa(i), x)
@@ -37,10 +41,9 @@ func (a *Array[T]) collective(op string, check error, f func(local []T) error, m
 	if gerr != nil {
 		return gerr
 	}
+	// f runs on every process, those that store nothing included: it may
+	// synchronize.
 	return inStep(g, op, a.Name(), err, l, func() error {
-		if a.n == 0 {
-			return nil
-		}
 		local, err := a.localData()
 		if err != nil {
 			return err
@@ -51,7 +54,7 @@ func (a *Array[T]) collective(op string, check error, f func(local []T) error, m
 
 // Zero sets every element to 0 (GA_Zero).
 func (a *Array[T]) Zero() error {
-	return a.collective("Zero", nil, func(l []T) error {
+	return a.collective("Zero", nil, nil, func(l []T) error {
 		for _, s := range a.spans {
 			clear(l[s.Off : s.Off+s.N])
 		}
@@ -61,7 +64,7 @@ func (a *Array[T]) Zero() error {
 
 // Fill sets every element to v (GA_Fill).
 func (a *Array[T]) Fill(v T) error {
-	return a.collective("Fill", nil, func(l []T) error {
+	return a.collective("Fill", nil, nil, func(l []T) error {
 		for _, s := range a.spans {
 			run := l[s.Off : s.Off+s.N]
 			for i := range run {
@@ -74,7 +77,7 @@ func (a *Array[T]) Fill(v T) error {
 
 // Scale multiplies every element by v (GA_Scale).
 func (a *Array[T]) Scale(v T) error {
-	return a.collective("Scale", nil, func(l []T) error {
+	return a.collective("Scale", nil, nil, func(l []T) error {
 		for _, s := range a.spans {
 			run := l[s.Off : s.Off+s.N]
 			for i := range run {
@@ -98,74 +101,11 @@ func Copy[T Elem](a, b *Array[T]) error {
 	case layout.Product(a.dims) != layout.Product(b.dims):
 		check = errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, layout.Product(b.dims), a.name, layout.Product(a.dims))
 	}
-	return b.collective("Copy", check, func(local []T) error {
-		return a.gatherInto(b, local)
+	return b.collective("Copy", nil, check, func([]T) error {
+		blo, bhi := b.whole()
+		alo, ahi := a.whole()
+		return combine("Copy", b, blo, bhi, []side[T]{{a, alo, ahi, false}}, func(dst []T, s [][]T) { copy(dst, s[0]) })
 	}, a)
-}
-
-// gatherInto fills local, this process's storage of b, with the elements of
-// a at the same positions in C order.
-func (a *Array[T]) gatherInto(b *Array[T], local []T) error {
-	same := slices.Equal(a.dims, b.dims)
-	return b.storedBlocks(func(lo, hi []int, off int, ext []int) error {
-		if same {
-			return a.Get(lo, hi, local[off:], ext[1:])
-		}
-		// Different shapes: walk the block in runs along its last dimension
-		// and fetch each run from a by linear position.
-		nd := len(b.dims)
-		run := hi[nd-1] - lo[nd-1] + 1
-		sub := slices.Clone(lo)
-		for {
-			at := 0 // the run's offset in the block, row-major over ext
-			for d := range nd {
-				at *= ext[d]
-				if d < nd-1 {
-					at += sub[d] - lo[d]
-				}
-			}
-			at += off
-			if err := a.getLinear(linear(b.dims, sub), local[at:at+run]); err != nil {
-				return err
-			}
-			d := nd - 2
-			for ; d >= 0; d-- {
-				sub[d]++
-				if sub[d] <= hi[d] {
-					break
-				}
-				sub[d] = lo[d]
-			}
-			if d < 0 {
-				return nil
-			}
-		}
-	})
-}
-
-// getLinear reads len(dst) elements of a from C-order position lin on.
-func (a *Array[T]) getLinear(lin int, dst []T) error {
-	nd := len(a.dims)
-	last := a.dims[nd-1]
-	for len(dst) > 0 {
-		sub := layout.Unravel(a.dims, lin)
-		n := min(len(dst), last-sub[nd-1])
-		hi := slices.Clone(sub)
-		hi[nd-1] += n - 1
-		if err := a.Get(sub, hi, dst[:n], nil); err != nil {
-			return err
-		}
-		dst, lin = dst[n:], lin+n
-	}
-	return nil
-}
-
-func linear(dims, sub []int) int {
-	l := 0
-	for d := range dims {
-		l = l*dims[d] + sub[d]
-	}
-	return l
 }
 
 // sameShape checks that arrays have one shape, for Add and Dot; invalid
@@ -200,7 +140,7 @@ func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
 // Add sets c = alpha·a + beta·b elementwise (GA_Add). The three arrays have one
 // shape; c may be a or b. It is collective.
 func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
-	return c.collective("Add", sameShape("Add", a, b, c), func(local []T) error {
+	return c.collective("Add", nil, sameShape("Add", a, b, c), func(local []T) error {
 		x, err := operand(a, c, len(local))
 		if err != nil {
 			return err
@@ -227,7 +167,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 	if err != nil {
 		return sum, err
 	}
-	err = a.collective("Dot", sameShape("Dot", a, b), func(local []T) error {
+	err = a.collective("Dot", nil, sameShape("Dot", a, b), func(local []T) error {
 		y, err := operand(b, a, len(local))
 		if err != nil {
 			return err
@@ -239,12 +179,18 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 		}
 		return nil
 	}, b)
+	return sumOver(g, sum, err)
+}
+
+// sumOver returns the sum of every process's part of a reduction, unless
+// the collective call that computed the parts failed (err).
+func sumOver[T Elem](g *group, part T, err error) (T, error) {
 	if err != nil {
-		return sum, err
+		return part, err
 	}
-	out := []T{sum}
+	out := []T{part}
 	if err := mpi.Allreduce(g.comm(), nil, out, mpi.Sum); err != nil {
-		return sum, err
+		return part, err
 	}
 	return out[0], nil
 }

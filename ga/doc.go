@@ -290,6 +290,12 @@
 //	GA_Copy                       Copy(a, b)
 //	GA_Add                        Add(alpha, a, beta, b, c)
 //	GA_Idot, GA_Ddot, GA_Zdot, …  Dot(a, b)
+//	GA_Zero_patch                 a.ZeroPatch
+//	GA_Fill_patch                 a.FillPatch
+//	GA_Scale_patch                a.ScalePatch
+//	GA_Copy_patch, NGA_Copy_patch CopyPatch(trans, a, alo, ahi, b, blo, bhi)
+//	GA_Add_patch                  AddPatch(alpha, a, alo, ahi, beta, b, blo, bhi, c, clo, chi)
+//	NGA_Idot_patch, NGA_Ddot_patch, … DotPatch(a, ta, alo, ahi, b, tb, blo, bhi)
 //	GA_Lu_solve                   LuSolve(trans, a, b)
 //	GA_Llt_solve                  LltSolve(a, b)
 //	GA_Solve                      Solve(a, b)
