@@ -76,12 +76,6 @@ func pieces[T any](buf []T, f func(piece []T, off int) error) error {
 	return inPieces(len(buf)*es, func(o, n int) error { return f(buf[o/es:(o+n)/es], o) })
 }
 
-// rmaPieces issues move (MPI_Put or MPI_Get) on b and rank's part from byte
-// off on, in pieces; completing them is the caller's business.
-func (s *Segment) rmaPieces(rank, off int, b []byte, move func(w *mpi.Win, b []byte, rank, disp int) error) error {
-	return pieces(b, func(p []byte, o int) error { return move(s.win, p, rank, off+o) })
-}
-
 // accPieces issues the MPI accumulates of scale·src into rank's part from byte
 // off on, in pieces; completing them is the caller's business.
 func accPieces[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
@@ -97,15 +91,8 @@ func Put[T mpi.Elem](s *Segment, rank, off int, src []T) error {
 	if err := s.check("Put", rank, off, len(b)); err != nil {
 		return err
 	}
-	if s.shm {
-		copyBytes(s.parts[rank][off:], b)
-		return nil
-	}
-	defer s.turn(rank)()
-	if err := s.rmaPieces(rank, off, b, mpi.Put[byte]); err != nil {
-		return err
-	}
-	return s.win.FlushLocal(rank)
+	_, err := s.to[rank].put(off, b, true)
+	return err
 }
 
 // Get copies len(dst) elements from rank's part of s at byte offset off into dst
@@ -115,15 +102,8 @@ func Get[T mpi.Elem](s *Segment, rank, off int, dst []T) error {
 	if err := s.check("Get", rank, off, len(b)); err != nil {
 		return err
 	}
-	if s.shm {
-		copyBytes(b, s.parts[rank][off:])
-		return nil
-	}
-	defer s.turn(rank)()
-	if err := s.rmaPieces(rank, off, b, mpi.Get[byte]); err != nil {
-		return err
-	}
-	return s.win.FlushLocal(rank)
+	_, err := s.to[rank].get(off, b, true)
+	return err
 }
 
 // Acc adds scale·src to rank's part of s at byte offset off, element by element
@@ -137,7 +117,7 @@ func Acc[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
 	if n == 0 {
 		return nil
 	}
-	if s.shm {
+	if s.allMapped {
 		s.lockAcc(rank)
 		accumulate(elems[T](&s.parts[rank][off], len(src)), src, scale)
 		s.unlockAcc(rank)

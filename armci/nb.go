@@ -90,12 +90,16 @@ func (rt *Runtime) WaitAll() error {
 	return nil
 }
 
-// started wraps the requests of an operation issued over MPI.
+// started wraps the requests of an operation that a transport issued: no
+// requests means it completed as it was issued.
 func (s *Segment) started(op string, reqs []*mpi.Request, err error) (*Handle, error) {
 	if err != nil {
 		// Complete what was issued before the failure: its buffers are pinned.
 		mpi.Waitall(reqs...)
 		return nil, err
+	}
+	if len(reqs) == 0 {
+		return completed(op), nil
 	}
 	return s.rt.track(&Handle{op: op, reqs: reqs}), nil
 }
@@ -106,13 +110,7 @@ func NbPut[T mpi.Elem](s *Segment, rank, off int, src []T) (*Handle, error) {
 	if err := s.check("NbPut", rank, off, len(b)); err != nil {
 		return nil, err
 	}
-	if s.shm {
-		copyBytes(s.parts[rank][off:], b)
-		return completed("NbPut"), nil
-	}
-	end := s.turn(rank)
-	reqs, err := requests(nil, b, func(p []byte, o int) (*mpi.Request, error) { return mpi.Rput(s.win, p, rank, off+o) })
-	end()
+	reqs, err := s.to[rank].put(off, b, false)
 	return s.started("NbPut", reqs, err)
 }
 
@@ -122,13 +120,7 @@ func NbGet[T mpi.Elem](s *Segment, rank, off int, dst []T) (*Handle, error) {
 	if err := s.check("NbGet", rank, off, len(b)); err != nil {
 		return nil, err
 	}
-	if s.shm {
-		copyBytes(b, s.parts[rank][off:])
-		return completed("NbGet"), nil
-	}
-	end := s.turn(rank)
-	reqs, err := requests(nil, b, func(p []byte, o int) (*mpi.Request, error) { return mpi.Rget(s.win, p, rank, off+o) })
-	end()
+	reqs, err := s.to[rank].get(off, b, false)
 	return s.started("NbGet", reqs, err)
 }
 
@@ -137,7 +129,7 @@ func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, err
 	if err := s.valid("NbAcc"); err != nil {
 		return nil, err
 	}
-	if !s.shm && len(src) > 0 {
+	if !s.allMapped && len(src) > 0 {
 		if err := s.checkAcc("NbAcc", rank, off, len(src)*sizeOf[T](), sizeOf[T]()); err != nil {
 			return nil, err
 		}
@@ -156,33 +148,21 @@ func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, err
 
 // NbPutS is PutS that returns at once (ARMCI_NbPutS).
 func NbPutS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handle, error) {
-	if s.valid("NbPutS") != nil || s.shm || p.Bytes() == 0 {
-		if err := PutS(s, rank, off, local, p); err != nil {
-			return nil, renamed("NbPutS", err)
-		}
-		return completed("NbPutS"), nil
-	}
 	b := bytesOf(local)
 	if err := s.checkStrided("NbPutS", rank, off, p, len(b), 1); err != nil {
 		return nil, err
 	}
-	reqs, err := s.stridedRequests(rank, off, b, p, mpi.RputTyped[byte])
+	reqs, err := s.to[rank].putS(off, b, p, false)
 	return s.started("NbPutS", reqs, err)
 }
 
 // NbGetS is GetS that returns at once (ARMCI_NbGetS).
 func NbGetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handle, error) {
-	if s.valid("NbGetS") != nil || s.shm || p.Bytes() == 0 {
-		if err := GetS(s, rank, off, local, p); err != nil {
-			return nil, renamed("NbGetS", err)
-		}
-		return completed("NbGetS"), nil
-	}
 	b := bytesOf(local)
 	if err := s.checkStrided("NbGetS", rank, off, p, len(b), 1); err != nil {
 		return nil, err
 	}
-	reqs, err := s.stridedRequests(rank, off, b, p, mpi.RgetTyped[byte])
+	reqs, err := s.to[rank].getS(off, b, p, false)
 	return s.started("NbGetS", reqs, err)
 }
 
@@ -195,42 +175,24 @@ func NbAccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T)
 	return completed("NbAccS"), nil
 }
 
-// stridedRequests issues one request-based typed MPI call per piece of a
-// strided patch.
-func (s *Segment) stridedRequests(rank, off int, b []byte, p Strided,
-	issue func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) (*mpi.Request, error)) ([]*mpi.Request, error) {
-	defer s.turn(rank)()
-	var reqs []*mpi.Request
-	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
-		req, err := issue(s.win, b, lt, rank, off+r, rt)
-		if err == nil {
-			reqs = append(reqs, req)
-		}
-		return err
-	})
-	return reqs, err
-}
-
 // NbPutV is PutV that returns at once (ARMCI_NbPutV).
 func NbPutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle, error) {
-	if s.valid("NbPutV") != nil || s.shm {
-		if err := PutV(s, rank, local, vecs); err != nil {
-			return nil, renamed("NbPutV", err)
-		}
-		return completed("NbPutV"), nil
+	b := bytesOf(local)
+	if err := s.checkVector("NbPutV", rank, vecs, len(b), 1); err != nil {
+		return nil, err
 	}
-	return s.nbVector("NbPutV", rank, bytesOf(local), vecs, mpi.Rput[byte])
+	reqs, err := s.to[rank].putV(b, vecs, false)
+	return s.started("NbPutV", reqs, err)
 }
 
 // NbGetV is GetV that returns at once (ARMCI_NbGetV).
 func NbGetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle, error) {
-	if s.valid("NbGetV") != nil || s.shm {
-		if err := GetV(s, rank, local, vecs); err != nil {
-			return nil, renamed("NbGetV", err)
-		}
-		return completed("NbGetV"), nil
+	b := bytesOf(local)
+	if err := s.checkVector("NbGetV", rank, vecs, len(b), 1); err != nil {
+		return nil, err
 	}
-	return s.nbVector("NbGetV", rank, bytesOf(local), vecs, mpi.Rget[byte])
+	reqs, err := s.to[rank].getV(b, vecs, false)
+	return s.started("NbGetV", reqs, err)
 }
 
 // NbAccV is AccV that returns at once (ARMCI_NbAccV).
@@ -239,39 +201,4 @@ func NbAccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) (
 		return nil, renamed("NbAccV", err)
 	}
 	return completed("NbAccV"), nil
-}
-
-// nbVector issues one request-based MPI call per piece of an I/O vector.
-func (s *Segment) nbVector(op string, rank int, b []byte, vecs []IOVec,
-	issue func(w *mpi.Win, buf []byte, rank, disp int) (*mpi.Request, error)) (*Handle, error) {
-	if err := s.checkVector(op, rank, vecs, len(b), 1); err != nil {
-		return nil, err
-	}
-	defer s.turn(rank)()
-	var reqs []*mpi.Request
-	for _, v := range vecs {
-		for i := range v.Local {
-			var err error
-			reqs, err = requests(reqs, b[v.Local[i]:v.Local[i]+v.Bytes], func(p []byte, o int) (*mpi.Request, error) {
-				return issue(s.win, p, rank, v.Remote[i]+o)
-			})
-			if err != nil {
-				return s.started(op, reqs, err)
-			}
-		}
-	}
-	return s.started(op, reqs, nil)
-}
-
-// requests issues one request-based MPI call per piece of buf (see pieces)
-// and appends their requests to reqs.
-func requests[T any](reqs []*mpi.Request, buf []T, issue func(piece []T, off int) (*mpi.Request, error)) ([]*mpi.Request, error) {
-	err := pieces(buf, func(p []T, o int) error {
-		r, err := issue(p, o)
-		if err == nil {
-			reqs = append(reqs, r)
-		}
-		return err
-	})
-	return reqs, err
 }

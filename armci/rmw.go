@@ -25,7 +25,7 @@ func FetchAdd[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 	if err := s.checkRmw("FetchAdd", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.shm {
+	if !s.allMapped {
 		defer s.turn(rank)()
 		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Sum)
 	}
@@ -41,7 +41,7 @@ func Swap[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 	if err := s.checkRmw("Swap", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.shm {
+	if !s.allMapped {
 		defer s.turn(rank)()
 		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Replace)
 	}
@@ -57,7 +57,7 @@ func CompareSwap[T RmwElem](s *Segment, rank, off int, expect, v T) (T, error) {
 	if err := s.checkRmw("CompareSwap", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.shm {
+	if !s.allMapped {
 		defer s.turn(rank)()
 		return mpi.CompareAndSwap(s.win, v, expect, rank, off)
 	}

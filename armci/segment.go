@@ -14,16 +14,17 @@ import (
 // communicator exposes its own part, of its own size, and any rank can move data
 // into and out of any part by (rank, byte offset).
 //
-// Where all ranks share a node (and shared memory is not switched off), the
-// parts live in one shared-memory window and every rank maps every part:
-// put and get are memory copies with no MPI call, accumulate holds a lock word
-// at the target, and read-modify-write uses the processor's atomics. Otherwise
-// the parts are an MPI-3 window kept in one lock_all epoch, and every transfer is
-// an MPI RMA call.
+// Each process reaches each part through a transport chosen when the segment
+// is allocated (transport.go). Where all ranks share a node (and shared memory
+// is not switched off), the parts live in one shared-memory window and every
+// rank maps every part: put and get are memory copies with no MPI call,
+// accumulate holds a lock word at the target, and read-modify-write uses the
+// processor's atomics. Otherwise the parts are an MPI-3 window kept in one
+// lock_all epoch, and every transfer is an MPI RMA call.
 type Segment struct {
 	rt    *Runtime
 	comm  *mpi.Comm
-	win   *mpi.Win
+	win   *mpi.Win // the shared-memory window where every part is mapped, else the RMA window
 	rank  int
 	sizes []int
 	seq   uint64 // creation order, for rank-independent iteration
@@ -32,10 +33,16 @@ type Segment struct {
 	// process is not in the segment's communicator; nil when they coincide.
 	toSeg []int
 
-	// Shared-memory path: parts[r] is rank r's data, locks[r] its accumulate lock.
-	shm   bool
-	parts [][]byte
-	locks []*uint32
+	// to[r] is how this process reaches rank r's part.
+	to []transport
+
+	// allMapped: every part is mapped (parts[r] is rank r's data, locks[r]
+	// its accumulate lock), so accumulate and read-modify-write run on the
+	// processor; otherwise they go through win on every target, mapped or
+	// not, since only one mechanism keeps them atomic against each other.
+	allMapped bool
+	parts     [][]byte
+	locks     []*uint32
 
 	freed bool
 }
@@ -142,47 +149,71 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segme
 		}
 		return nil, &Error{Op: op, Arg: "size", Msg: cause.Error(), Err: ErrNoRoom}
 	}
-	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), shm: shm, sizes: sizes}
+	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), allMapped: shm, sizes: sizes}
 	var err error
-	if s.shm {
-		// Round every part up to whole cache lines, so that each part (and the
-		// lock in front of it) is aligned for any element type.
-		s.win, err = mpi.WinAllocateShared(c, header+(size+header-1)/header*header, 1)
-		if err != nil {
-			return nil, err
-		}
-		n := c.Size()
-		s.parts, s.locks = make([][]byte, n), make([]*uint32, n)
-		for r := range n {
-			mem, err := mpi.SharedQuery[byte](s.win, r)
-			if err != nil {
-				s.win.Free()
-				return nil, err
-			}
-			s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
-			s.parts[r] = mem[header : header+s.sizes[r]]
-		}
-		*s.locks[s.rank] = 0
-		if err := c.Barrier(); err != nil {
-			s.win.Free()
-			return nil, err
-		}
+	if s.allMapped {
+		err = s.mapAll(size)
 	} else {
-		s.win, err = mpi.WinAllocate(c, size, 1)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.win.LockAll(mpi.ModeNocheck); err != nil {
-			s.win.Free()
-			return nil, err
-		}
-		rt.startProgress()
-		rt.rmaSegments.Add(1)
+		err = s.openRMA(size)
+	}
+	if err != nil {
+		return nil, err
 	}
 	rt.mu.Lock()
 	rt.segments[s] = struct{}{}
 	rt.mu.Unlock()
 	return s, nil
+}
+
+// mapAll makes the segment one shared-memory window whose parts every rank
+// maps; it is collective.
+func (s *Segment) mapAll(size int) error {
+	// Round every part up to whole cache lines, so that each part (and the
+	// lock in front of it) is aligned for any element type.
+	w, err := mpi.WinAllocateShared(s.comm, header+(size+header-1)/header*header, 1)
+	if err != nil {
+		return err
+	}
+	n := s.comm.Size()
+	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
+	for r := range n {
+		mem, err := mpi.SharedQuery[byte](w, r)
+		if err != nil {
+			w.Free()
+			return err
+		}
+		s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
+		s.parts[r] = mem[header : header+s.sizes[r]]
+		s.to[r] = &mapped{part: s.parts[r], word: &s.rt.fenceWord}
+	}
+	*s.locks[s.rank] = 0
+	if err := s.comm.Barrier(); err != nil {
+		w.Free()
+		return err
+	}
+	s.win = w
+	return nil
+}
+
+// openRMA makes the segment an MPI window in a lock_all epoch, every part
+// reached through it; it is collective.
+func (s *Segment) openRMA(size int) error {
+	w, err := mpi.WinAllocate(s.comm, size, 1)
+	if err != nil {
+		return err
+	}
+	if err := w.LockAll(mpi.ModeNocheck); err != nil {
+		w.Free()
+		return err
+	}
+	s.win = w
+	s.to = make([]transport, s.comm.Size())
+	for r := range s.to {
+		s.to[r] = &overMPI{s: s, rank: r}
+	}
+	s.rt.startProgress()
+	s.rt.rmaSegments.Add(1)
+	return nil
 }
 
 // Free releases the segment (ARMCI_Free); it is collective over its
@@ -191,7 +222,7 @@ func (s *Segment) Free() error {
 	if err := s.valid("Free"); err != nil {
 		return err
 	}
-	if !s.shm {
+	if !s.allMapped {
 		if err := s.win.UnlockAll(); err != nil {
 			return err
 		}
@@ -209,8 +240,8 @@ func (s *Segment) Free() error {
 		return err
 	}
 	s.freed = true
-	s.parts, s.locks = nil, nil
-	if !s.shm {
+	s.parts, s.locks, s.to = nil, nil, nil
+	if !s.allMapped {
 		s.rt.rmaSegments.Add(-1)
 	}
 	s.rt.mu.Lock()
@@ -235,8 +266,18 @@ func (s *Segment) Comm() *mpi.Comm { return s.comm }
 // Size returns the number of bytes rank r allocated.
 func (s *Segment) Size(r int) int { return s.sizes[r] }
 
-// SharedMemory reports whether the segment's parts are mapped directly.
-func (s *Segment) SharedMemory() bool { return s.shm }
+// SharedMemory reports whether every part of the segment is mapped directly.
+func (s *Segment) SharedMemory() bool { return s.allMapped }
+
+// Mapped reports whether this process reaches rank's part through shared
+// memory (else through MPI).
+func (s *Segment) Mapped(rank int) bool {
+	if s == nil || s.freed || rank < 0 || rank >= len(s.to) {
+		return false
+	}
+	_, ok := s.to[rank].(*mapped)
+	return ok
+}
 
 // Local returns this rank's part as bytes, for direct reads and writes. Remote
 // operations may change it at any time; synchronize (Barrier, Fence) first.
@@ -244,7 +285,7 @@ func (s *Segment) Local() []byte {
 	if s == nil || s.freed {
 		return nil
 	}
-	if s.shm {
+	if s.parts != nil && s.parts[s.rank] != nil {
 		return s.parts[s.rank]
 	}
 	return s.win.Bytes()
@@ -268,15 +309,13 @@ func LocalAs[T any](s *Segment) ([]T, error) {
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/n), nil
 }
 
-// fence completes this rank's operations to rank, a rank of the runtime
+// fence completes this process's operations to rank, a rank of the runtime
 // (every rank if rank < 0).
 func (s *Segment) fence(rank int) error {
-	if s.shm {
-		// Copies are complete when they return; order them before what follows.
-		atomic.AddUint32(s.locks[s.rank], 0)
-		return nil
-	}
 	if rank < 0 {
+		if s.allMapped {
+			return s.to[s.rank].fence()
+		}
 		return s.win.FlushAll()
 	}
 	if s.toSeg != nil {
@@ -286,7 +325,7 @@ func (s *Segment) fence(rank int) error {
 	if rank < 0 || rank >= len(s.sizes) {
 		return nil
 	}
-	return s.win.Flush(rank)
+	return s.to[rank].fence()
 }
 
 // span checks that n bytes at off lie inside rank's part.
@@ -301,8 +340,8 @@ func (s *Segment) span(op string, rank, off, n int) error {
 }
 
 // MapIn enters rank's part into this process's page tables now, in one call
-// (MADV_POPULATE_READ, Linux 5.14), on the shared-memory path; elsewhere it
-// does nothing. A process that first reads another's part of several MiB
+// (MADV_POPULATE_READ, Linux 5.14), where this process maps it; elsewhere
+// it does nothing. A process that first reads another's part of several MiB
 // otherwise takes a page fault per 4 KiB page, some 5–10 µs each on a
 // virtual machine, which can cost more than the copy. It is advice: where
 // the kernel refuses it, transfers fault the pages in as usual.
@@ -313,7 +352,7 @@ func (s *Segment) MapIn(rank int) error {
 	if err := s.span("MapIn", rank, 0, 0); err != nil {
 		return err
 	}
-	if !s.shm || len(s.parts[rank]) == 0 {
+	if !s.Mapped(rank) || len(s.parts[rank]) == 0 {
 		return nil
 	}
 	const madvPopulateRead = 22

@@ -208,23 +208,6 @@ func (p Strided) typedPieces(local []byte, f func(local []byte, lt *mpi.Datatype
 	})
 }
 
-// stridedRMA moves a strided patch over MPI with one typed call per piece,
-// and completes it locally.
-func (s *Segment) stridedRMA(rank, off int, b []byte, p Strided,
-	move func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) error) error {
-	if p.Bytes() == 0 {
-		return nil
-	}
-	defer s.turn(rank)()
-	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
-		return move(s.win, b, lt, rank, off+r, rt)
-	})
-	if err != nil {
-		return err
-	}
-	return s.win.FlushLocal(rank)
-}
-
 func freeTypes(a, b *mpi.Datatype) {
 	a.Free()
 	b.Free()
@@ -237,12 +220,8 @@ func PutS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) error {
 	if err := s.checkStrided("PutS", rank, off, p, len(b), 1); err != nil {
 		return err
 	}
-	if s.shm {
-		dst, n := s.parts[rank][off:], p.Count[0]
-		p.blocks(func(l, r int) { copyBytes(dst[r:r+n], b[l:l+n]) })
-		return nil
-	}
-	return s.stridedRMA(rank, off, b, p, mpi.PutTyped[byte])
+	_, err := s.to[rank].putS(off, b, p, true)
+	return err
 }
 
 // GetS copies a strided patch from rank's part of s at byte offset off into
@@ -252,12 +231,8 @@ func GetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) error {
 	if err := s.checkStrided("GetS", rank, off, p, len(b), 1); err != nil {
 		return err
 	}
-	if s.shm {
-		src, n := s.parts[rank][off:], p.Count[0]
-		p.blocks(func(l, r int) { copyBytes(b[l:l+n], src[r:r+n]) })
-		return nil
-	}
-	return s.stridedRMA(rank, off, b, p, mpi.GetTyped[byte])
+	_, err := s.to[rank].getS(off, b, p, true)
+	return err
 }
 
 // AccS adds scale times a strided patch of local to rank's part of s from byte
@@ -268,7 +243,7 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 	if err := s.checkStrided("AccS", rank, off, p, len(b), es); err != nil {
 		return err
 	}
-	if s.shm {
+	if s.allMapped {
 		dst, n := s.parts[rank][off:], p.Count[0]/es
 		s.lockAcc(rank)
 		p.blocks(func(l, r int) {

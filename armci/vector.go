@@ -49,22 +49,8 @@ func PutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
 	if err := s.checkVector("PutV", rank, vecs, len(b), 1); err != nil {
 		return err
 	}
-	if !s.shm {
-		defer s.turn(rank)()
-	}
-	for _, v := range vecs {
-		for i := range v.Local {
-			if s.shm {
-				copyBytes(s.parts[rank][v.Remote[i]:], b[v.Local[i]:v.Local[i]+v.Bytes])
-			} else if err := s.rmaPieces(rank, v.Remote[i], b[v.Local[i]:v.Local[i]+v.Bytes], mpi.Put[byte]); err != nil {
-				return err
-			}
-		}
-	}
-	if s.shm {
-		return nil
-	}
-	return s.win.FlushLocal(rank)
+	_, err := s.to[rank].putV(b, vecs, true)
+	return err
 }
 
 // GetV copies the pieces of rank's part of s that vecs name into local (ARMCI_GetV).
@@ -73,22 +59,8 @@ func GetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) error {
 	if err := s.checkVector("GetV", rank, vecs, len(b), 1); err != nil {
 		return err
 	}
-	if !s.shm {
-		defer s.turn(rank)()
-	}
-	for _, v := range vecs {
-		for i := range v.Local {
-			if s.shm {
-				copyBytes(b[v.Local[i]:v.Local[i]+v.Bytes], s.parts[rank][v.Remote[i]:])
-			} else if err := s.rmaPieces(rank, v.Remote[i], b[v.Local[i]:v.Local[i]+v.Bytes], mpi.Get[byte]); err != nil {
-				return err
-			}
-		}
-	}
-	if s.shm {
-		return nil
-	}
-	return s.win.FlushLocal(rank)
+	_, err := s.to[rank].getV(b, vecs, true)
+	return err
 }
 
 // AccV adds scale times the pieces of local that vecs name into rank's part of
@@ -98,7 +70,7 @@ func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) err
 	if err := s.checkVector("AccV", rank, vecs, len(local)*es, es); err != nil {
 		return err
 	}
-	if s.shm {
+	if s.allMapped {
 		s.lockAcc(rank)
 		defer s.unlockAcc(rank)
 	} else {
@@ -111,14 +83,14 @@ func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) err
 		}
 		for i := range v.Local {
 			src := local[v.Local[i]/es : v.Local[i]/es+n]
-			if s.shm {
+			if s.allMapped {
 				accumulate(elems[T](&s.parts[rank][v.Remote[i]], n), src, scale)
 			} else if err := accPieces(s, rank, v.Remote[i], src, scale); err != nil {
 				return err
 			}
 		}
 	}
-	if s.shm {
+	if s.allMapped {
 		return nil
 	}
 	return s.win.FlushLocal(rank)

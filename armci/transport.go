@@ -1,0 +1,198 @@
+package armci
+
+import (
+	"sync/atomic"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// transport is how this process reaches one rank's part of a segment. Each
+// segment chooses one per rank when it is allocated (Segment.to): the rank's
+// part mapped into this process (mapped), or the segment's MPI window
+// (overMPI). The operations below take byte offsets and byte buffers already
+// checked against the part and the buffer; with wait they complete locally
+// before returning (nil requests), without it they may return requests
+// still in flight, whose buffers stay pinned until they complete.
+//
+// A new transport (active messages over two-sided MPI, say, for networks
+// whose RMA needs the target's help) implements this interface and is
+// chosen in Segment.choose. Accumulate and read-modify-write are not here:
+// they must stay atomic against each other whichever process issues them, so
+// a segment uses one mechanism for them on every target (Segment.cpuAtomics).
+type transport interface {
+	put(off int, b []byte, wait bool) ([]*mpi.Request, error)
+	get(off int, b []byte, wait bool) ([]*mpi.Request, error)
+	putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error)
+	getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error)
+	putV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error)
+	getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error)
+	// fence completes this process's operations at the target.
+	fence() error
+}
+
+// mapped reaches a part that this process maps (a shared-memory window on
+// its node): every transfer is a memory copy, complete when it returns.
+type mapped struct {
+	part []byte
+	word *atomic.Uint32 // the runtime's word for memory fences
+}
+
+func (m *mapped) put(off int, b []byte, _ bool) ([]*mpi.Request, error) {
+	copyBytes(m.part[off:], b)
+	return nil, nil
+}
+
+func (m *mapped) get(off int, b []byte, _ bool) ([]*mpi.Request, error) {
+	copyBytes(b, m.part[off:])
+	return nil, nil
+}
+
+func (m *mapped) putS(off int, b []byte, p Strided, _ bool) ([]*mpi.Request, error) {
+	dst, n := m.part[off:], p.Count[0]
+	p.blocks(func(l, r int) { copyBytes(dst[r:r+n], b[l:l+n]) })
+	return nil, nil
+}
+
+func (m *mapped) getS(off int, b []byte, p Strided, _ bool) ([]*mpi.Request, error) {
+	src, n := m.part[off:], p.Count[0]
+	p.blocks(func(l, r int) { copyBytes(b[l:l+n], src[r:r+n]) })
+	return nil, nil
+}
+
+func (m *mapped) putV(b []byte, vecs []IOVec, _ bool) ([]*mpi.Request, error) {
+	for _, v := range vecs {
+		for i := range v.Local {
+			copyBytes(m.part[v.Remote[i]:], b[v.Local[i]:v.Local[i]+v.Bytes])
+		}
+	}
+	return nil, nil
+}
+
+func (m *mapped) getV(b []byte, vecs []IOVec, _ bool) ([]*mpi.Request, error) {
+	for _, v := range vecs {
+		for i := range v.Local {
+			copyBytes(b[v.Local[i]:v.Local[i]+v.Bytes], m.part[v.Remote[i]:])
+		}
+	}
+	return nil, nil
+}
+
+func (m *mapped) fence() error {
+	// Copies are complete when they return; order them before what follows.
+	m.word.Add(1)
+	return nil
+}
+
+// overMPI reaches rank's part through the segment's window, in its lock_all
+// epoch. One goroutine of this process at a time operates on a target
+// (Segment.turn).
+type overMPI struct {
+	s    *Segment
+	rank int // in the window
+}
+
+func (o *overMPI) put(off int, b []byte, wait bool) ([]*mpi.Request, error) {
+	return o.move(off, b, wait, mpi.Put[byte], mpi.Rput[byte])
+}
+
+func (o *overMPI) get(off int, b []byte, wait bool) ([]*mpi.Request, error) {
+	return o.move(off, b, wait, mpi.Get[byte], mpi.Rget[byte])
+}
+
+// move issues a contiguous transfer in pieces: blocking calls completed by
+// one local flush with wait, request-based calls without.
+func (o *overMPI) move(off int, b []byte, wait bool,
+	blocking func(w *mpi.Win, b []byte, rank, disp int) error,
+	nb func(w *mpi.Win, b []byte, rank, disp int) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	defer o.s.turn(o.rank)()
+	if wait {
+		if err := pieces(b, func(p []byte, q int) error { return blocking(o.s.win, p, o.rank, off+q) }); err != nil {
+			return nil, err
+		}
+		return nil, o.s.win.FlushLocal(o.rank)
+	}
+	return requests(nil, b, func(p []byte, q int) (*mpi.Request, error) { return nb(o.s.win, p, o.rank, off+q) })
+}
+
+func (o *overMPI) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
+	return o.strided(off, b, p, wait, mpi.PutTyped[byte], mpi.RputTyped[byte])
+}
+
+func (o *overMPI) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
+	return o.strided(off, b, p, wait, mpi.GetTyped[byte], mpi.RgetTyped[byte])
+}
+
+// strided moves a strided patch with one typed call per piece (see
+// Strided.pieces).
+func (o *overMPI) strided(off int, b []byte, p Strided, wait bool,
+	blocking func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) error,
+	nb func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	if p.Bytes() == 0 {
+		return nil, nil
+	}
+	defer o.s.turn(o.rank)()
+	var reqs []*mpi.Request
+	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
+		if wait {
+			return blocking(o.s.win, b, lt, o.rank, off+r, rt)
+		}
+		req, err := nb(o.s.win, b, lt, o.rank, off+r, rt)
+		if err == nil {
+			reqs = append(reqs, req)
+		}
+		return err
+	})
+	if err != nil || !wait {
+		return reqs, err
+	}
+	return nil, o.s.win.FlushLocal(o.rank)
+}
+
+func (o *overMPI) putV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
+	return o.vector(b, vecs, wait, mpi.Put[byte], mpi.Rput[byte])
+}
+
+func (o *overMPI) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
+	return o.vector(b, vecs, wait, mpi.Get[byte], mpi.Rget[byte])
+}
+
+// vector moves each piece of an I/O vector with contiguous calls.
+func (o *overMPI) vector(b []byte, vecs []IOVec, wait bool,
+	blocking func(w *mpi.Win, b []byte, rank, disp int) error,
+	nb func(w *mpi.Win, b []byte, rank, disp int) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	defer o.s.turn(o.rank)()
+	var reqs []*mpi.Request
+	for _, v := range vecs {
+		for i := range v.Local {
+			piece, at := b[v.Local[i]:v.Local[i]+v.Bytes], v.Remote[i]
+			var err error
+			if wait {
+				err = pieces(piece, func(p []byte, q int) error { return blocking(o.s.win, p, o.rank, at+q) })
+			} else {
+				reqs, err = requests(reqs, piece, func(p []byte, q int) (*mpi.Request, error) { return nb(o.s.win, p, o.rank, at+q) })
+			}
+			if err != nil {
+				return reqs, err
+			}
+		}
+	}
+	if !wait {
+		return reqs, nil
+	}
+	return nil, o.s.win.FlushLocal(o.rank)
+}
+
+func (o *overMPI) fence() error { return o.s.win.Flush(o.rank) }
+
+// requests issues one request-based MPI call per piece of buf (see pieces)
+// and appends their requests to reqs.
+func requests[T any](reqs []*mpi.Request, buf []T, issue func(piece []T, off int) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	err := pieces(buf, func(p []T, o int) error {
+		r, err := issue(p, o)
+		if err == nil {
+			reqs = append(reqs, r)
+		}
+		return err
+	})
+	return reqs, err
+}
