@@ -668,12 +668,12 @@ func testMapIn(t *testing.T, rt *armci.Runtime) {
 		must(t, armci.Get(s, r, 0, got))
 		for i, v := range got {
 			if v != byte(r*31+i%251) {
-				t.Fatalf("after MapIn(%d): byte %d = %d, want %d", r, i, v, byte(r*31+i%251))
+				fatalf(t, "after MapIn(%d): byte %d = %d, want %d", r, i, v, byte(r*31+i%251))
 			}
 		}
 	}
 	if err := s.MapIn(n); err == nil {
-		t.Fatalf("MapIn(%d) of a %d-rank segment succeeded", n, n)
+		fatalf(t, "MapIn(%d) of a %d-rank segment succeeded", n, n)
 	}
 	must(t, rt.Barrier())
 	must(t, s.Free())

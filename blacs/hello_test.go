@@ -35,16 +35,16 @@ func TestHello(t *testing.T) {
 						r, c, err := g.Pcoord(int(caller[0]))
 						mpitest.Must(t, err)
 						if r != i || c != j {
-							t.Fatalf("Grid error: process %d says it is at {%d,%d}, expected {%d,%d}", caller[0], r, c, i, j)
+							mpitest.Fatalf(t, "Grid error: process %d says it is at {%d,%d}, expected {%d,%d}", caller[0], r, c, i, j)
 						}
 						if int(caller[0]) != i*cols+j {
-							t.Fatalf("node number at {%d,%d} is %d, want %d", i, j, caller[0], i*cols+j)
+							mpitest.Fatalf(t, "node number at {%d,%d} is %d, want %d", i, j, caller[0], i*cols+j)
 						}
 						lines = append(lines, fmt.Sprintf("Process {%2d,%2d} (node number =%d) has checked in.", i, j, caller[0]))
 					}
 				}
 				if len(lines) != rows*cols {
-					t.Fatalf("%d processes checked in, want %d", len(lines), rows*cols)
+					mpitest.Fatalf(t, "%d processes checked in, want %d", len(lines), rows*cols)
 				}
 			} else {
 				mpitest.Must(t, blacs.Gesd2d(g, 1, 1, []int32{int32(me)}, 1, 0, 0))
@@ -54,7 +54,7 @@ func TestHello(t *testing.T) {
 			mpitest.Must(t, blacs.Gsum2d(g, blacs.All, "", 1, 1, x, 1, -1, -1))
 			n := rows * cols
 			if x[0] != float64(n*(n-1)/2) {
-				t.Fatalf("Gsum2d of process numbers = %v, want %d", x[0], n*(n-1)/2)
+				mpitest.Fatalf(t, "Gsum2d of process numbers = %v, want %d", x[0], n*(n-1)/2)
 			}
 			// Named topologies give the same broadcast; unknown ones are refused.
 			for _, top := range []string{"I", "d", "increasing ring", "S", "1", "T", "F"} {
@@ -66,15 +66,15 @@ func TestHello(t *testing.T) {
 					mpitest.Must(t, blacs.Gebr2d(g, blacs.All, top, 2, 1, v, 2, 0, 0))
 				}
 				if v[0] != 7 || v[1] != 8 {
-					t.Fatalf("broadcast with topology %q gave %v", top, v)
+					mpitest.Fatalf(t, "broadcast with topology %q gave %v", top, v)
 				}
 			}
 			var e *blacs.Error
 			if err := blacs.Gebs2d(g, blacs.All, "x", 1, 1, []float64{0}, 1); !errors.As(err, &e) || e.Arg != "top" {
-				t.Fatalf("topology \"x\" gave %v", err)
+				mpitest.Fatalf(t, "topology \"x\" gave %v", err)
 			}
 		} else if w.Rank() < rows*cols {
-			t.Fatalf("rank %d is left out of a %d×%d grid", w.Rank(), rows, cols)
+			mpitest.Fatalf(t, "rank %d is left out of a %d×%d grid", w.Rank(), rows, cols)
 		}
 		mpitest.Must(t, g.Exit())
 		// MPI is still running for the caller.

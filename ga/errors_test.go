@@ -56,7 +56,7 @@ func testLifecycle(t *testing.T) {
 	must(t, a.Fill(7))
 	must(t, ga.Terminate())
 	if !mpi.Initialized() || mpi.Finalized() {
-		t.Fatalf("Terminate finalized an MPI that GA did not start")
+		fatalf(t, "Terminate finalized an MPI that GA did not start")
 	}
 	if _, _, ok := a.Distribution(0); ok {
 		t.Errorf("Distribution of an array that Terminate destroyed still reports a block")

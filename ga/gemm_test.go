@@ -136,7 +136,7 @@ func testGemm[T gemmElem](t *testing.T) {
 							want = alpha*s + beta*want
 						}
 						if d := cmplx.Abs(toC(got[i*cc+j] - want)); d > gemmTol[T]()*float64(c.k) {
-							t.Fatalf("%s: C[%d][%d] = %v, want %v", name, i, j, got[i*cc+j], want)
+							fatalf(t, "%s: C[%d][%d] = %v, want %v", name, i, j, got[i*cc+j], want)
 						}
 					}
 				}
@@ -195,7 +195,7 @@ func testGemmMisuse(t *testing.T) {
 	mpitest.Must(t, c.Get([]int{0, 0}, []int{3, 4}, got, nil))
 	for i, v := range got {
 		if v != 7 {
-			t.Fatalf("a refused Gemm changed C[%d] to %g", i, v)
+			fatalf(t, "a refused Gemm changed C[%d] to %g", i, v)
 		}
 	}
 	mpitest.Must(t, ga.Sync())

@@ -4,35 +4,23 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/mpitest"
 	"github.com/goga-hpc/goga/mpi"
 )
 
 // ---- failures ----
 
-// must stops the whole job when err is not nil: an unexpected error usually
-// means the ranks no longer agree on which collective calls come next, and
-// carrying on would only hang.
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		fatalf(t, "unexpected error: %v", err)
-	}
-}
-
-// fatalf reports a failure the ranks cannot survive in step, and aborts the job.
-func fatalf(t *testing.T, format string, a ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, a...)
-	t.Error(msg)
-	fmt.Fprintf(os.Stderr, "rank %d: %s: FATAL: %s\n", mpi.World().Rank(), t.Name(), msg)
-	mpi.Abort(1)
-}
+// must and fatalf abort the whole job on failures the ranks cannot survive in
+// step (see mpitest.Must).
+var (
+	must   = mpitest.Must
+	fatalf = mpitest.Fatalf
+)
 
 // wantErr checks that err is a *ga.Error from op naming array, wrapping
 // sentinel (if not nil), whose message contains every string in values.

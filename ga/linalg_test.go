@@ -105,13 +105,13 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 				x := make([]float64, c.n*c.nrhs)
 				mpitest.Must(t, b.Get([]int{0, 0}, []int{c.n - 1, c.nrhs - 1}, x, nil))
 				if res := residual(trans, av, x, bv, c.n, c.nrhs); !(res < 16) {
-					t.Fatalf("%s n=%d nrhs=%d %s: scaled residual %g", what, c.n, c.nrhs, c.kind, res)
+					fatalf(t, "%s n=%d nrhs=%d %s: scaled residual %g", what, c.n, c.nrhs, c.kind, res)
 				}
 				left := make([]float64, c.n*c.n)
 				mpitest.Must(t, a.Get([]int{0, 0}, []int{c.n - 1, c.n - 1}, left, nil))
 				for i := range left {
 					if left[i] != av[i] {
-						t.Fatalf("%s changed A[%d]", what, i)
+						fatalf(t, "%s changed A[%d]", what, i)
 					}
 				}
 				mpitest.Must(t, ga.Sync())
@@ -151,7 +151,7 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 							s--
 						}
 						if math.Abs(s) > 16*float64(c.n)*0x1p-52*anorm*1e3 {
-							t.Fatalf("SpdInvert n=%d: (A·A⁻¹ - I)[%d][%d] = %g", c.n, i, j, s)
+							fatalf(t, "SpdInvert n=%d: (A·A⁻¹ - I)[%d][%d] = %g", c.n, i, j, s)
 						}
 					}
 				}
@@ -160,7 +160,7 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 				// A random matrix is not symmetric: LltSolve refuses it.
 				load()
 				if err := ga.LltSolve(a, b); !errors.Is(err, ga.ErrNotSymmetric) {
-					t.Fatalf("LltSolve of a random matrix: %v", err)
+					fatalf(t, "LltSolve of a random matrix: %v", err)
 				}
 				mpitest.Must(t, ga.Sync())
 				// Made symmetric it is indefinite: LltSolve says so, and
@@ -173,18 +173,18 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 				load()
 				var npd *scalapack.NotPositiveDefiniteError
 				if err := ga.LltSolve(a, b); !errors.As(err, &npd) {
-					t.Fatalf("LltSolve of a symmetric indefinite matrix: %v", err)
+					fatalf(t, "LltSolve of a symmetric indefinite matrix: %v", err)
 				}
 				mpitest.Must(t, ga.Sync())
 				if err := ga.SpdInvert(a); !errors.As(err, &npd) {
-					t.Fatalf("SpdInvert of a symmetric indefinite matrix: %v", err)
+					fatalf(t, "SpdInvert of a symmetric indefinite matrix: %v", err)
 				}
 				mpitest.Must(t, ga.Sync())
 				left := make([]float64, c.n*c.n)
 				mpitest.Must(t, a.Get([]int{0, 0}, []int{c.n - 1, c.n - 1}, left, nil))
 				for i := range left {
 					if left[i] != av[i] {
-						t.Fatalf("failed SpdInvert changed A[%d]", i)
+						fatalf(t, "failed SpdInvert changed A[%d]", i)
 					}
 				}
 				mpitest.Must(t, ga.Sync())
@@ -201,12 +201,12 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 		mpitest.Must(t, b.Fill(1))
 		var se *scalapack.SingularError
 		if err := ga.LuSolve('N', s, b); !errors.As(err, &se) {
-			t.Fatalf("LuSolve of a singular matrix: %v", err)
+			fatalf(t, "LuSolve of a singular matrix: %v", err)
 		}
 		mpitest.Must(t, ga.Sync())
 		var ge *ga.Error
 		if err := ga.LuSolve('N', b, s); !errors.As(err, &ge) {
-			t.Fatalf("LuSolve with a non-square A: %v", err)
+			fatalf(t, "LuSolve with a non-square A: %v", err)
 		}
 		mpitest.Must(t, s.Destroy())
 		mpitest.Must(t, b.Destroy())

@@ -50,7 +50,7 @@ func TestSolveMatrixMarket(t *testing.T) {
 		mpitest.Must(t, b.Get([]int{0, 0}, []int{5, 0}, x, nil))
 		for i, v := range x {
 			if math.Abs(v-1) > 1e-13 {
-				t.Fatalf("nonsym6: x[%d] = %v, want 1", i, v)
+				fatalf(t, "nonsym6: x[%d] = %v, want 1", i, v)
 			}
 		}
 		s, err := ga.LoadMatrixMarket("spd5", "../testdata/spd5.mtx")
@@ -67,11 +67,11 @@ func TestSolveMatrixMarket(t *testing.T) {
 		mpitest.Must(t, b5.Get([]int{0, 0}, []int{4, 0}, x5, nil))
 		for i, v := range x5 {
 			if math.Abs(v-float64(i+1)) > 1e-13 {
-				t.Fatalf("spd5: x[%d] = %v, want %d", i, v, i+1)
+				fatalf(t, "spd5: x[%d] = %v, want %d", i, v, i+1)
 			}
 		}
 		if _, err := ga.LoadMatrixMarket("missing", "../testdata/no-such.mtx"); err == nil {
-			t.Fatal("loading a missing file succeeded")
+			fatalf(t, "loading a missing file succeeded")
 		}
 	})
 }

@@ -170,7 +170,7 @@ func testNearMaxInt(t *testing.T) {
 	keep := slices.Clone(buf)
 	lo0, hi0, ok := a.Distribution(0)
 	if !ok {
-		t.Fatal("rank 0 holds no block")
+		fatalf(t, "rank 0 holds no block")
 	}
 	one := [2][]int{lo0, {lo0[0] + min(2, hi0[0]-lo0[0]), lo0[1] + min(2, hi0[1]-lo0[1])}}
 	patches := map[string][2][]int{"one owner": one, "all owners": {{0, 0}, {7, 7}}}

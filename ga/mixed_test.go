@@ -28,10 +28,10 @@ func testBetweenCalls(t *testing.T) {
 	me, n := ga.Nodeid(), ga.Nnodes()
 	c := ga.Comm()
 	if c.Rank() != me || c.Size() != n {
-		t.Fatalf("ga.Comm() is rank %d of %d; GA says %d of %d", c.Rank(), c.Size(), me, n)
+		fatalf(t, "ga.Comm() is rank %d of %d; GA says %d of %d", c.Rank(), c.Size(), me, n)
 	}
 	if r, err := ctest.CommRank(c.Handle()); err != nil || r != me {
-		t.Fatalf("C sees rank %d (%v) on ga.Comm(), GA says %d", r, err, me)
+		fatalf(t, "C sees rank %d (%v) on ga.Comm(), GA says %d", r, err, me)
 	}
 	a, err := ga.Create[int64]("mixed", []int{3*n + 1, 2}, nil)
 	must(t, err)
@@ -169,7 +169,7 @@ func testSubComm(t *testing.T) {
 		}
 		must(t, ga.Terminate())
 		if !mpi.Initialized() || mpi.Finalized() {
-			t.Fatalf("Terminate of GA on a sub-communicator finalized MPI")
+			fatalf(t, "Terminate of GA on a sub-communicator finalized MPI")
 		}
 	} else {
 		// The other ranks: collectives of their own, in Go and in C.

@@ -40,12 +40,12 @@ func testScatterT2(t *testing.T) {
 	want := make([]float64, 100)
 	want[2*10+3], want[3*10+4], want[3*10+7], want[6*10+3], want[8*10+5] = 5, 3, 7, 2, 8
 	if !slices.Equal(all, want) {
-		t.Fatalf("after scatter the array is %v", all)
+		fatalf(t, "after scatter the array is %v", all)
 	}
 	got := make([]float64, 5)
 	mpitest.Must(t, a.Gather(got, subs))
 	if !slices.Equal(got, v) {
-		t.Fatalf("gather = %v, want %v", got, v)
+		fatalf(t, "gather = %v, want %v", got, v)
 	}
 	mpitest.Must(t, ga.Sync())
 	// Every process scatter-accumulates 1·v: each element gains n·v[k].
@@ -55,15 +55,15 @@ func testScatterT2(t *testing.T) {
 	n := float64(ga.Nnodes())
 	for k := range v {
 		if got[k] != v[k]*(1+n) {
-			t.Fatalf("after ScatterAcc element %v = %v, want %v", subs[k], got[k], v[k]*(1+n))
+			fatalf(t, "after ScatterAcc element %v = %v, want %v", subs[k], got[k], v[k]*(1+n))
 		}
 	}
 	// Bad subscripts are refused and write nothing.
 	if err := a.Scatter([]float64{99}, [][]int{{10, 0}}); err == nil {
-		t.Fatal("scatter outside the array succeeded")
+		fatalf(t, "scatter outside the array succeeded")
 	}
 	if err := a.Scatter([]float64{99, 98}, [][]int{{0, 0}}); err == nil {
-		t.Fatal("scatter with more values than subscripts succeeded")
+		fatalf(t, "scatter with more values than subscripts succeeded")
 	}
 	mpitest.Must(t, ga.Sync())
 }
@@ -94,25 +94,25 @@ func testPeriodicGet(t *testing.T) {
 	mpitest.Must(t, a.PeriodicGet([]int{1, -2}, []int{3, 2}, got, nil))
 	want := []int32{17, 22, 2, 7, 12, 18, 23, 3, 8, 13, 19, 24, 4, 9, 14}
 	if !slices.Equal(got, want) {
-		t.Fatalf("T3 periodic get = %v, want %v", got, want)
+		fatalf(t, "T3 periodic get = %v, want %v", got, want)
 	}
 	// T4: lo {-2, 3}, hi {1, 5}, ld {3}.
 	got = make([]int32, 12)
 	mpitest.Must(t, a.PeriodicGet([]int{-2, 3}, []int{1, 5}, got, []int{3}))
 	want = []int32{19, 24, 4, 20, 25, 5, 16, 21, 1, 17, 22, 2}
 	if !slices.Equal(got, want) {
-		t.Fatalf("T4 periodic get = %v, want %v", got, want)
+		fatalf(t, "T4 periodic get = %v, want %v", got, want)
 	}
 	// A wider ld leaves the gaps alone.
 	got = []int32{-1, -1, -1, -1, -1, -1, -1, -1}
 	mpitest.Must(t, a.PeriodicGet([]int{4, 4}, []int{5, 5}, got, []int{4}))
 	if want := []int32{25, 5, -1, -1, 21, 1, -1, -1}; !slices.Equal(got, want) {
-		t.Fatalf("periodic get with ld 4 = %v, want %v", got, want)
+		fatalf(t, "periodic get with ld 4 = %v, want %v", got, want)
 	}
 	// Outside one period, or wider than the array, is refused.
 	for _, c := range [][2][]int{{{-6, 0}, {-5, 0}}, {{0, 0}, {5, 4}}, {{0, 3}, {0, 10}}} {
 		if err := a.PeriodicGet(c[0], c[1], make([]int32, 100), nil); err == nil {
-			t.Fatalf("periodic get of lo %v hi %v succeeded", c[0], c[1])
+			fatalf(t, "periodic get of lo %v hi %v succeeded", c[0], c[1])
 		}
 	}
 	mpitest.Must(t, ga.Sync())
@@ -137,7 +137,7 @@ func testPeriodicAcc(t *testing.T) {
 		15, 10, 15, 28, 37,
 	}
 	if !slices.Equal(got, want) {
-		t.Fatalf("T7 periodic acc: array is %v, want %v", got, want)
+		fatalf(t, "T7 periodic acc: array is %v, want %v", got, want)
 	}
 	mpitest.Must(t, ga.Sync())
 }
@@ -153,7 +153,7 @@ func testPeriodicPut(t *testing.T) {
 	got := make([]int32, 25)
 	mpitest.Must(t, a.Get([]int{0, 0}, []int{4, 4}, got, nil))
 	if got[24] != -1 || got[20] != -2 || got[4] != -3 || got[0] != -4 || got[1] != 6 || got[23] != 20 {
-		t.Fatalf("periodic put at the corner: array is %v", got)
+		fatalf(t, "periodic put at the corner: array is %v", got)
 	}
 	mpitest.Must(t, ga.Sync())
 }
@@ -183,7 +183,7 @@ func testStrided(t *testing.T) {
 					want = int64(((i/3)*6+j/2)*2+k/2) + 1
 				}
 				if got := all[(i*11+j)*5+k]; got != want {
-					t.Fatalf("after StridedPut element (%d,%d,%d) = %d, want %d", i, j, k, got, want)
+					fatalf(t, "after StridedPut element (%d,%d,%d) = %d, want %d", i, j, k, got, want)
 				}
 			}
 		}
@@ -191,7 +191,7 @@ func testStrided(t *testing.T) {
 	back := make([]int64, 36)
 	mpitest.Must(t, a.StridedGet(lo, hi, skip, back, nil))
 	if !slices.Equal(back, buf) {
-		t.Fatalf("StridedGet = %v, want %v", back, buf)
+		fatalf(t, "StridedGet = %v, want %v", back, buf)
 	}
 	mpitest.Must(t, ga.Sync())
 	mpitest.Must(t, a.StridedAcc(lo, hi, skip, buf, nil, 10))
@@ -200,14 +200,14 @@ func testStrided(t *testing.T) {
 	n := int64(ga.Nnodes())
 	for i := range back {
 		if back[i] != buf[i]*(1+10*n) {
-			t.Fatalf("after StridedAcc value %d = %d, want %d", i, back[i], buf[i]*(1+10*n))
+			fatalf(t, "after StridedAcc value %d = %d, want %d", i, back[i], buf[i]*(1+10*n))
 		}
 	}
 	if err := a.StridedGet(lo, hi, []int{0, 1, 1}, back, nil); err == nil {
-		t.Fatal("a zero skip was accepted")
+		fatalf(t, "a zero skip was accepted")
 	}
 	if err := a.StridedGet(lo, hi, skip, back[:35], nil); err == nil {
-		t.Fatal("a short buffer was accepted")
+		fatalf(t, "a short buffer was accepted")
 	}
 	mpitest.Must(t, ga.Sync())
 }
@@ -236,11 +236,11 @@ func testNonBlocking(t *testing.T) {
 	mpitest.Must(t, h.Wait())
 	for i, v := range tb {
 		if v != 300 {
-			t.Fatalf("temperature[%d] = %v after NbWait", i, v)
+			fatalf(t, "temperature[%d] = %v after NbWait", i, v)
 		}
 	}
 	if sum != 1.5*91 {
-		t.Fatalf("pressure sum %v", sum)
+		fatalf(t, "pressure sum %v", sum)
 	}
 	mpitest.Must(t, ga.Sync())
 	// Every process: one NbPut of its row (rows are disjoint), one NbAcc into
@@ -268,11 +268,11 @@ func testNonBlocking(t *testing.T) {
 			want += 2 * float64(r*100+i)
 		}
 		if p[i] != want {
-			t.Fatalf("row 0 col %d = %v, want %v", i, p[i], want)
+			fatalf(t, "row 0 col %d = %v, want %v", i, p[i], want)
 		}
 		for r := range n {
 			if got := p[(r+1)*13+i]; got != float64(r*100+i) {
-				t.Fatalf("row %d col %d = %v, want %v", r+1, i, got, float64(r*100+i))
+				fatalf(t, "row %d col %d = %v, want %v", r+1, i, got, float64(r*100+i))
 			}
 		}
 	}

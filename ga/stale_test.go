@@ -37,10 +37,10 @@ func TestStaleFixture(t *testing.T) {
 		must(t, err)
 		for i, v := range mine {
 			if v != 0 {
-				t.Fatalf("a write through a destroyed array's slice landed in the next array at %d", i)
+				fatalf(t, "a write through a destroyed array's slice landed in the next array at %d", i)
 			}
 		}
-		t.Fatalf("a write through a destroyed array's slice did not fault")
+		fatalf(t, "a write through a destroyed array's slice did not fault")
 	})
 }
 

@@ -44,7 +44,7 @@ func pcTypes(t *testing.T, c *mpi.Comm, f map[string]func(*testing.T, *mpi.Comm)
 	} {
 		fn, ok := f[name]
 		if !ok {
-			t.Fatalf("test bug: no instantiation for %s", name)
+			fatalf(t, "test bug: no instantiation for %s", name)
 		}
 		t.Run(name, func(t *testing.T) { fn(t, c) })
 	}
@@ -892,7 +892,7 @@ func TestCollectives(t *testing.T) {
 		w := mpi.World()
 		n, r := w.Size(), w.Rank()
 		if n > 4 {
-			t.Fatalf("the closed forms here assume at most 4 ranks, not %d", n)
+			fatalf(t, "the closed forms here assume at most 4 ranks, not %d", n)
 		}
 
 		pcTypes(t, w, pcInstances(

@@ -27,11 +27,9 @@ func TestWorld(t *testing.T) {
 		w := mpi.World()
 		n := w.Size()
 		got := []int{0}
-		if err := mpi.Allreduce(w, []int{w.Rank() + 1}, got, mpi.Sum); err != nil {
-			t.Fatal(err)
-		}
+		must(t, mpi.Allreduce(w, []int{w.Rank() + 1}, got, mpi.Sum))
 		if want := n * (n + 1) / 2; got[0] != want {
-			t.Fatalf("Allreduce Sum of rank+1 = %d, want %d", got[0], want)
+			fatalf(t, "Allreduce Sum of rank+1 = %d, want %d", got[0], want)
 		}
 	})
 }
@@ -90,7 +88,7 @@ func TestComm(t *testing.T) {
 
 		t.Run("RankSize", func(t *testing.T) {
 			if n < 1 || me < 0 || me >= n {
-				t.Fatalf("World rank %d of %d", me, n)
+				fatalf(t, "World rank %d of %d", me, n)
 			}
 			ranks := gatherInts(t, w, me)
 			for r, got := range ranks {
@@ -240,7 +238,7 @@ func TestComm(t *testing.T) {
 				wantArgErr(t, "Barrier on nil from Split", u.Barrier(), "comm", mpi.ErrNil)
 			} else {
 				if u == nil {
-					t.Fatalf("Split: rank %d got nil", me)
+					fatalf(t, "Split: rank %d got nil", me)
 				}
 				if u.Size() != n-1 || u.Rank() != me-1 {
 					t.Errorf("Split without rank 0: rank %d of %d, want %d of %d", u.Rank(), u.Size(), me-1, n-1)
@@ -309,7 +307,7 @@ func TestComm(t *testing.T) {
 				}
 			} else {
 				if c == nil {
-					t.Fatalf("Create: even rank %d got nil", me)
+					fatalf(t, "Create: even rank %d got nil", me)
 				}
 				if c.Size() != (n+1)/2 || c.Rank() != me/2 {
 					t.Errorf("Create(evens): rank %d of %d, want %d of %d", c.Rank(), c.Size(), me/2, (n+1)/2)
@@ -402,7 +400,7 @@ func TestComm(t *testing.T) {
 			c, err := mpi.CommFromHandle(h)
 			must(t, err)
 			if c == nil || c.Handle() != h {
-				t.Fatalf("CommFromHandle(%#x) = %v", h, c)
+				fatalf(t, "CommFromHandle(%#x) = %v", h, c)
 			}
 			if c.Rank() != me || c.Size() != n {
 				t.Errorf("CommFromHandle: rank %d of %d, want %d of %d", c.Rank(), c.Size(), me, n)
@@ -436,7 +434,7 @@ func TestComm(t *testing.T) {
 			cf, err := mpi.CommFromFortran(f)
 			must(t, err)
 			if cf == nil {
-				t.Fatalf("CommFromFortran(%d) = nil", f)
+				fatalf(t, "CommFromFortran(%d) = nil", f)
 			}
 			k, err = cf.Compare(d)
 			must(t, err)

@@ -26,7 +26,7 @@ func wantTranslate(t *testing.T, what string, from, to *mpi.Group, want func(r i
 	got, err := from.TranslateRanks(ranks, to)
 	must(t, err)
 	if len(got) != len(ranks) {
-		t.Fatalf("%s: %d ranks translated, want %d", what, len(got), len(ranks))
+		fatalf(t, "%s: %d ranks translated, want %d", what, len(got), len(ranks))
 	}
 	for r, g := range got {
 		if w := want(r); g != w {

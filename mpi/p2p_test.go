@@ -374,7 +374,7 @@ func TestPointToPoint(t *testing.T) {
 			sts, err := mpi.Waitall(append(slices.Clone(reqs), sends...)...)
 			pcMust(t, "Waitall", err)
 			if len(sts) != len(reqs)+len(sends) {
-				t.Fatalf("Waitall returned %d statuses for %d requests", len(sts), len(reqs)+len(sends))
+				fatalf(t, "Waitall returned %d statuses for %d requests", len(sts), len(reqs)+len(sends))
 			}
 			for s := 0; s < n; s++ {
 				for j := 0; j < K; j++ {

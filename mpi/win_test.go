@@ -518,7 +518,7 @@ func casSuite[T ~int32 | ~int64](t *testing.T, k winKind) {
 			}
 		}
 		if winner < 0 {
-			t.Fatalf("nobody won the race: %v", olds)
+			fatalf(t, "nobody won the race: %v", olds)
 		}
 		for r, o := range olds {
 			if r != winner && o != T(winner+1) {
@@ -892,7 +892,7 @@ func winCreate(t *testing.T) {
 		ms, err := mpi.MemSlice[float64](m)
 		must(t, err)
 		if len(ms) != L || len(m.Bytes()) != 8*L {
-			t.Fatalf("MemSlice: %d elements, Bytes %d", len(ms), len(m.Bytes()))
+			fatalf(t, "MemSlice: %d elements, Bytes %d", len(ms), len(m.Bytes()))
 		}
 		for j := range ms {
 			ms[j] = float64(10*me + j)

@@ -46,16 +46,16 @@ func TestNewDesc(t *testing.T) {
 			want, info := scalapackref.Descinit(c.m, c.n, c.mb, c.nb, c.rsrc, c.csrc, g.Context(), c.lld)
 			if info == 0 {
 				if err != nil {
-					t.Fatalf("%+v: NewDesc refused (%v) what DESCINIT accepts", c, err)
+					mpitest.Fatalf(t, "%+v: NewDesc refused (%v) what DESCINIT accepts", c, err)
 				}
 				if d.Array() != want {
-					t.Fatalf("%+v: NewDesc = %v, DESCINIT = %v", c, d.Array(), want)
+					mpitest.Fatalf(t, "%+v: NewDesc = %v, DESCINIT = %v", c, d.Array(), want)
 				}
 				continue
 			}
 			var e *Error
 			if !errors.As(err, &e) || e.Arg != argAt[info] {
-				t.Fatalf("%+v on row %d: DESCINIT says INFO %d (%s), NewDesc says %v", c, myrow, info, argAt[info], err)
+				mpitest.Fatalf(t, "%+v on row %d: DESCINIT says INFO %d (%s), NewDesc says %v", c, myrow, info, argAt[info], err)
 			}
 		}
 	})

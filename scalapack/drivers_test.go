@@ -177,7 +177,7 @@ func testGesv[T Elem](t *testing.T, g *blacs.Grid) {
 			x, err := b.Gather()
 			mpitest.Must(t, err)
 			if res := residual(NoTrans, av, x, bv, c.n, c.nrhs); !(res < 16) {
-				t.Fatalf("n=%d nrhs=%d nb=%d dominant=%v: scaled residual %g", c.n, c.nrhs, c.nb, dominant, res)
+				mpitest.Fatalf(t, "n=%d nrhs=%d nb=%d dominant=%v: scaled residual %g", c.n, c.nrhs, c.nb, dominant, res)
 			}
 		}
 	}
@@ -205,7 +205,7 @@ func testGetrs(t *testing.T, g *blacs.Grid) {
 		x, err := b.Gather()
 		mpitest.Must(t, err)
 		if res := residual(trans, av, x, bv, n, nrhs); !(res < 16) {
-			t.Fatalf("trans %c: scaled residual %g", trans, res)
+			mpitest.Fatalf(t, "trans %c: scaled residual %g", trans, res)
 		}
 	}
 }
@@ -241,7 +241,7 @@ func testPosv(t *testing.T, g *blacs.Grid) {
 		x, err := b.Gather()
 		mpitest.Must(t, err)
 		if res := residual(NoTrans, av, x, bv, n, nrhs); !(res < 16) {
-			t.Fatalf("uplo %c: scaled residual %g", uplo, res)
+			mpitest.Fatalf(t, "uplo %c: scaled residual %g", uplo, res)
 		}
 	}
 	// A matrix that is not positive definite: the error names the minor.
@@ -249,7 +249,7 @@ func testPosv(t *testing.T, g *blacs.Grid) {
 	a.Fill(diagonalWith(2, -1, 5))
 	var npd *NotPositiveDefiniteError
 	if err := Potrf(Lower, a); !errors.As(err, &npd) || npd.Order != 6 {
-		t.Fatalf("Potrf of a matrix with a negative 6th pivot: %v", err)
+		mpitest.Fatalf(t, "Potrf of a matrix with a negative 6th pivot: %v", err)
 	}
 }
 
@@ -270,13 +270,13 @@ func testSingular(t *testing.T, g *blacs.Grid) {
 	b.Fill(func(i, j int) float64 { return 1 })
 	var se *SingularError
 	if err := Gesv(a, b); !errors.As(err, &se) || se.Index != 7 {
-		t.Fatalf("Gesv of a matrix with a zero column 7: %v", err)
+		mpitest.Fatalf(t, "Gesv of a matrix with a zero column 7: %v", err)
 	}
 	// Shapes that do not fit are refused before ScaLAPACK sees them.
 	c, _ := NewMatrix[float64](g, n+1, 1, nb, nb)
 	var e *Error
 	if err := Gesv(a, c); !errors.As(err, &e) || e.Arg != "b" {
-		t.Fatalf("Gesv with a mismatched b: %v", err)
+		mpitest.Fatalf(t, "Gesv with a mismatched b: %v", err)
 	}
 }
 
@@ -298,7 +298,7 @@ func testGemm(t *testing.T, g *blacs.Grid) {
 				want += 2 * float64(i+2*p) * float64(p-j)
 			}
 			if got[i+j*m] != want {
-				t.Fatalf("C[%d][%d] = %v, want %v", i, j, got[i+j*m], want)
+				mpitest.Fatalf(t, "C[%d][%d] = %v, want %v", i, j, got[i+j*m], want)
 			}
 		}
 	}

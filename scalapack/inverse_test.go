@@ -30,7 +30,7 @@ func TestInverseAndEigen(t *testing.T) {
 						want = 1
 					}
 					if math.Abs(s-want) > 16*n*0x1p-52*8 {
-						t.Fatalf("%s: (A·A⁻¹)[%d][%d] = %g", what, i, j, s)
+						mpitest.Fatalf(t, "%s: (A·A⁻¹)[%d][%d] = %g", what, i, j, s)
 					}
 				}
 			}
@@ -67,7 +67,7 @@ func TestInverseAndEigen(t *testing.T) {
 		slices.Sort(want)
 		for k := range n {
 			if math.Abs(vals[k]-want[k]) > 1e-12 {
-				t.Fatalf("eigenvalue %d = %.15g, want %.15g", k, vals[k], want[k])
+				mpitest.Fatalf(t, "eigenvalue %d = %.15g, want %.15g", k, vals[k], want[k])
 			}
 		}
 		zv, err := z.Gather()
@@ -79,7 +79,7 @@ func TestInverseAndEigen(t *testing.T) {
 					s += av(i, j) * zv[j+k*n]
 				}
 				if math.Abs(s-vals[k]*zv[i+k*n]) > 1e-12 {
-					t.Fatalf("eigenvector %d: residual %g at row %d", k, s-vals[k]*zv[i+k*n], i)
+					mpitest.Fatalf(t, "eigenvector %d: residual %g at row %d", k, s-vals[k]*zv[i+k*n], i)
 				}
 			}
 		}
@@ -120,22 +120,22 @@ func TestSygvx(t *testing.T) {
 						s += av(i, j) * zv[j+k*n]
 					}
 					if r := s - vals[k]*d(i)*zv[i+k*n]; math.Abs(r) > 1e-12 {
-						t.Fatalf("pair %d: residual %g at row %d", k, r, i)
+						mpitest.Fatalf(t, "pair %d: residual %g at row %d", k, r, i)
 					}
 					norm += d(i) * zv[i+k*n] * zv[i+k*n]
 				}
 				if math.Abs(norm-1) > 1e-12 {
-					t.Fatalf("pair %d: zᵀBz = %v", k, norm)
+					mpitest.Fatalf(t, "pair %d: zᵀBz = %v", k, norm)
 				}
 				if k > 0 && vals[k] < vals[k-1] {
-					t.Fatalf("eigenvalues not ascending: %v", vals)
+					mpitest.Fatalf(t, "eigenvalues not ascending: %v", vals)
 				}
 			}
 			if d(0) == 2 && d(1) == 2 {
 				for k := range n {
 					want := (3 - 2*math.Cos(float64(k+1)*math.Pi/float64(n+1))) / 2
 					if math.Abs(vals[k]-want) > 1e-12 {
-						t.Fatalf("eigenvalue %d = %v, want %v", k, vals[k], want)
+						mpitest.Fatalf(t, "eigenvalue %d = %v, want %v", k, vals[k], want)
 					}
 				}
 			}
@@ -147,7 +147,7 @@ func TestSygvx(t *testing.T) {
 		b.Fill(diagonalWith(1, -1, 3))
 		var npd *NotPositiveDefiniteError
 		if _, _, err := Sygvx(1, Lower, a, b); !errors.As(err, &npd) {
-			t.Fatalf("Sygvx with an indefinite B: %v", err)
+			mpitest.Fatalf(t, "Sygvx with an indefinite B: %v", err)
 		}
 	})
 }

@@ -104,7 +104,7 @@ func testTrsm[T Elem](t *testing.T, g *blacs.Grid) {
 						tol = 1e-3 // single precision: about 8000 ulps
 					}
 					if worst > tol {
-						t.Fatalf("Trsm %c %c %c %c: residual %g", side, uplo, trans, diag, worst)
+						mpitest.Fatalf(t, "Trsm %c %c %c %c: residual %g", side, uplo, trans, diag, worst)
 					}
 				}
 			}
@@ -115,10 +115,10 @@ func testTrsm[T Elem](t *testing.T, g *blacs.Grid) {
 	b, err := NewMatrix[T](g, n+1, k, nb, nb)
 	mpitest.Must(t, err)
 	if err := Trsm(Left, Upper, NoTrans, NonUnit, 1, a, b); err == nil {
-		t.Fatal("Trsm accepted a B with the wrong number of rows")
+		mpitest.Fatalf(t, "Trsm accepted a B with the wrong number of rows")
 	}
 	if err := Trsm('X', Upper, NoTrans, NonUnit, 1, a, a); err == nil {
-		t.Fatal("Trsm accepted side 'X'")
+		mpitest.Fatalf(t, "Trsm accepted side 'X'")
 	}
 }
 
@@ -181,7 +181,7 @@ func testLapiv(t *testing.T, g *blacs.Grid) {
 		got, err := a.Gather()
 		mpitest.Must(t, err)
 		if exp := swapped(want, m, n, rp, true, forward); fmt.Sprint(got) != fmt.Sprint(exp) {
-			t.Fatalf("Lapiv %c rows: got %v, want %v", dir, got, exp)
+			mpitest.Fatalf(t, "Lapiv %c rows: got %v, want %v", dir, got, exp)
 		}
 		// Columns.
 		a.Fill(fill)
@@ -194,10 +194,10 @@ func testLapiv(t *testing.T, g *blacs.Grid) {
 		got, err = a.Gather()
 		mpitest.Must(t, err)
 		if exp := swapped(want, m, n, cp, false, forward); fmt.Sprint(got) != fmt.Sprint(exp) {
-			t.Fatalf("Lapiv %c columns: got %v, want %v", dir, got, exp)
+			mpitest.Fatalf(t, "Lapiv %c columns: got %v, want %v", dir, got, exp)
 		}
 		if err := Lapiv(dir, blacs.Column, a, jpiv[:lc]); err == nil {
-			t.Fatal("Lapiv accepted a pivot vector without its workspace block")
+			mpitest.Fatalf(t, "Lapiv accepted a pivot vector without its workspace block")
 		}
 	}
 }
@@ -235,13 +235,13 @@ func testColumnPivots(t *testing.T, g *blacs.Grid) {
 	for i := range n {
 		for j := range k {
 			if rows[i+j*n] != cols[j+i*k] {
-				t.Fatalf("row pivots put %g at (%d, %d), column pivots %g at (%d, %d)", rows[i+j*n], i, j, cols[j+i*k], j, i)
+				mpitest.Fatalf(t, "row pivots put %g at (%d, %d), column pivots %g at (%d, %d)", rows[i+j*n], i, j, cols[j+i*k], j, i)
 			}
 			moved = moved || rows[i+j*n] != fill(i, j)
 		}
 	}
 	if !moved {
-		t.Fatal("a random matrix's pivots left every row in place")
+		mpitest.Fatalf(t, "a random matrix's pivots left every row in place")
 	}
 }
 
@@ -265,7 +265,7 @@ func testGemr2d(t *testing.T, g *blacs.Grid) {
 	for i := range m {
 		for j := range n {
 			if got[i+j*m] != fill(i, j) {
-				t.Fatalf("Gemr2d: (%d, %d) = %g, want %g", i, j, got[i+j*m], fill(i, j))
+				mpitest.Fatalf(t, "Gemr2d: (%d, %d) = %g, want %g", i, j, got[i+j*m], fill(i, j))
 			}
 		}
 	}
@@ -275,10 +275,10 @@ func testGemr2d(t *testing.T, g *blacs.Grid) {
 	mpitest.Must(t, err)
 	for i := range back {
 		if back[i] != got[i] {
-			t.Fatalf("Gemr2d back: entry %d = %g, want %g", i, back[i], got[i])
+			mpitest.Fatalf(t, "Gemr2d back: entry %d = %g, want %g", i, back[i], got[i])
 		}
 	}
 	if err := Gemr2d(m+1, n, a, b, all); err == nil {
-		t.Fatal("Gemr2d copied more rows than a has")
+		mpitest.Fatalf(t, "Gemr2d copied more rows than a has")
 	}
 }

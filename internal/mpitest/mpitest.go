@@ -15,6 +15,19 @@
 // Main initializes MPI in the children and finalizes it after the tests. A rank
 // whose test body fails aborts the job (MPI_Abort) so that the other ranks do not
 // wait for it in a collective call.
+//
+// # Failing a multi-rank test
+//
+// Inside a body run by Run (and the helpers it calls) there is one way to fail
+// fatally: Fatalf, or Must for an unexpected error. Both report the failure and
+// abort the job at once, with the rank and the message on stderr. Packages
+// whose tests call them on every other line bind them to short names (must,
+// fatalf); those are the same functions. t.Fatal, t.Fatalf and t.FailNow are
+// not used there: they unwind only this rank's goroutine, running its deferred
+// calls and letting the enclosing body go on, while the other ranks wait in
+// collective calls until Run's watcher notices the failure and aborts.
+// t.Error and t.Errorf remain the way to report a failure after which the
+// ranks stay in step; the job still fails (and is aborted) when one is called.
 package mpitest
 
 import (
