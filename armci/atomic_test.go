@@ -40,7 +40,7 @@ type counts struct{ acc, tickets, cas, mutex, threaded int }
 // MPI or from its progress goroutine: measured here with 4 ranks on 2 cores,
 // about 4 ms per contended accumulate and 3 ms per fetch-and-add, so hundreds.
 func reps() counts {
-	if overNetwork() {
+	if mpitest.OverNetwork() {
 		return counts{acc: 100, tickets: 200, cas: 100, mutex: 60, threaded: 6}
 	}
 	return counts{acc: 3000, tickets: 5000, cas: 2000, mutex: 1000, threaded: 1000}

@@ -17,11 +17,6 @@ func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
 // bothTransports runs a test over shared memory and over TCP (osc ucx).
 var bothTransports = mpitest.Transports(mpitest.SharedMemory, mpitest.TCP)
 
-// overNetwork reports whether this job's one-sided traffic goes through osc
-// ucx over TCP (mpitest.TCP sets OMPI_MCA_osc=ucx for every rank). Shared-memory
-// windows do not exist there, so only the MPI path is tested.
-func overNetwork() bool { return os.Getenv("OMPI_MCA_osc") == "ucx" }
-
 // mode is one of the runtime's two data paths.
 type mode struct {
 	name string
@@ -31,7 +26,7 @@ type mode struct {
 // modes returns the paths to test in this job: shared memory (plain copies) and
 // MPI RMA (WithoutSharedMemory); over the network only the latter.
 func modes() []mode {
-	if overNetwork() || os.Getenv("GOGA_ARMCI_SHM") == "0" {
+	if mpitest.OverNetwork() || os.Getenv("GOGA_ARMCI_SHM") == "0" {
 		return []mode{{"mpi", false}}
 	}
 	return []mode{{"shm", true}, {"mpi", false}}
@@ -67,14 +62,14 @@ func eachMode(t *testing.T, f func(t *testing.T, rt *armci.Runtime)) {
 	}
 }
 
-// malloc allocates a segment and checks that it takes the runtime's path (all
-// ranks of these jobs share one node).
+// malloc allocates a segment and checks that it takes the runtime's path:
+// every part mapped only where shared memory is used and all ranks share a node.
 func malloc(t *testing.T, rt *armci.Runtime, size int) *armci.Segment {
 	t.Helper()
 	s, err := rt.Malloc(size)
 	must(t, err)
-	if s.SharedMemory() != rt.SharedMemory() {
-		fatalf(t, "segment SharedMemory() = %v on a runtime with SharedMemory() = %v", s.SharedMemory(), rt.SharedMemory())
+	if want := rt.SharedMemory() && rt.SingleNode(); s.SharedMemory() != want {
+		fatalf(t, "segment SharedMemory() = %v, want %v: runtime SharedMemory() = %v, SingleNode() = %v", s.SharedMemory(), want, rt.SharedMemory(), rt.SingleNode())
 	}
 	if got := len(s.Local()); got != size {
 		fatalf(t, "Local() has %d bytes, want %d", got, size)

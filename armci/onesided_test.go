@@ -55,7 +55,7 @@ func TestOneSided(t *testing.T) {
 				must(t, bare.Unlock(0, 0))
 			}
 		}
-		if overNetwork() {
+		if mpitest.OverNetwork() {
 			must(t, bare.Barrier())
 			whileAsleep(t, me, "mutexes-only runtime: 3 locks", lockThrice)
 			must(t, bare.Finalize())
@@ -105,11 +105,11 @@ func TestOneSided(t *testing.T) {
 				must(t, rt.Unlock(0, 0))
 				must(t, rt.Fence(0))
 			}
-			if !overNetwork() {
+			if !mpitest.OverNetwork() {
 				lockThrice()
 			}
 		})
-		if !overNetwork() {
+		if !mpitest.OverNetwork() {
 			must(t, bare.Finalize())
 		}
 		for _, r := range runs {

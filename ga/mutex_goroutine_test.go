@@ -40,7 +40,7 @@ func testMutexGoroutines(t *testing.T) {
 	}
 	const G = 8
 	K := 100
-	if overNetwork() {
+	if mpitest.OverNetwork() {
 		K = 25
 	}
 	n := ga.Nnodes()

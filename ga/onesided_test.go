@@ -43,17 +43,12 @@ func oneSided(t *testing.T) {
 	})
 }
 
-// overNetwork reports whether this job's one-sided traffic goes through osc
-// ucx over TCP (mpitest.TCP sets OMPI_MCA_osc=ucx): there are no shared-memory
-// windows, so only the RMA path exists.
-func overNetwork() bool { return os.Getenv("OMPI_MCA_osc") == "ucx" }
-
 // eachMode runs f once per data path of the runtime, each time on a fresh GA:
 // "shm" maps the other ranks' blocks and copies, "rma" moves everything with
 // MPI RMA (GOGA_ARMCI_SHM=0, which armci reads when GA starts).
 func eachMode(t *testing.T, f func(t *testing.T)) {
 	modes := []string{"shm", "rma"}
-	if overNetwork() {
+	if mpitest.OverNetwork() {
 		modes = []string{"rma"}
 	}
 	for _, m := range modes {
@@ -130,7 +125,7 @@ func testT1(t *testing.T) {
 // then hold exactly 2·reps·N·alpha and the rest of the array 0.
 func testT22[T ga.Elem](t *testing.T) {
 	reps := 10
-	if overNetwork() {
+	if mpitest.OverNetwork() {
 		reps = 3
 	}
 	n := ga.Nnodes()
@@ -223,7 +218,7 @@ var randomDims = [][]int{
 func testRandom(t *testing.T) {
 	for nd := 1; nd <= ga.MaxDim; nd++ {
 		t.Run(fmt.Sprintf("%dd", nd), func(t *testing.T) {
-			if overNetwork() {
+			if mpitest.OverNetwork() {
 				// Slow there: one type of each element size.
 				t.Run("float32", randomCase[float32](nd))
 				t.Run("int64", randomCase[int64](nd))
@@ -892,7 +887,7 @@ func testGoroutines(t *testing.T) {
 	}
 	const workers = 4
 	tasks, reps := 150, 20
-	if overNetwork() {
+	if mpitest.OverNetwork() {
 		// Many threads in MPI at once are slow over TCP (and the ranks share
 		// few cores): fewer, for the same contention.
 		tasks, reps = 40, 3

@@ -129,7 +129,7 @@ func TestDatatype(t *testing.T) {
 			t.Run(k.name, func(t *testing.T) {
 				w, err := k.alloc(mpi.World(), 8, 8)
 				if !allAgree(t, err == nil) {
-					if overTCP() && k.shared {
+					if mpitest.OverNetwork() && k.shared {
 						t.Skipf("%s windows not available over osc ucx: %v", k.name, err)
 					}
 					must(t, err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -53,9 +52,6 @@ var winKinds = []winKind{
 	{"Allocate", mpi.WinAllocate, false},
 	{"AllocateShared", mpi.WinAllocateShared, true},
 }
-
-// overTCP reports whether this job runs one-sided traffic over osc ucx (TCP).
-func overTCP() bool { return os.Getenv("OMPI_MCA_osc") == "ucx" }
 
 // newWin makes a window of L elements of T on every rank (displacement unit
 // sizeof(T)) and fills it with val(fill), with a barrier after.
@@ -111,7 +107,7 @@ func TestRMA(t *testing.T) {
 				// Probe once: a transport may not offer shared-memory windows.
 				w, err := k.alloc(mpi.World(), 8, 8)
 				if !allAgree(t, err == nil) {
-					if overTCP() && k.shared {
+					if mpitest.OverNetwork() && k.shared {
 						t.Skipf("%s windows not available over osc ucx: %v", k.name, err)
 					}
 					must(t, err)
@@ -582,7 +578,7 @@ func atomicity[T int64 | float64](t *testing.T, k winKind) {
 		world := mpi.World()
 		n, me := world.Size(), world.Rank()
 		A := 2000
-		if overTCP() {
+		if mpitest.OverNetwork() {
 			A = 500
 		}
 		w, loc := newWin[T](t, k, 5, 0)

@@ -83,6 +83,12 @@ func (tr Transport) Args() []string {
 	return nil
 }
 
+// OverNetwork reports whether this process is a rank of a job launched over
+// TCP: the "--mca osc ucx" of TCP's Args reaches every rank as OMPI_MCA_osc=ucx.
+// Tests use it to leave out what the network path does not have, such as
+// shared-memory windows.
+func OverNetwork() bool { return os.Getenv("OMPI_MCA_osc") == "ucx" }
+
 type config struct {
 	ranks      []int
 	transports []Transport
