@@ -7,7 +7,7 @@ package mpi_test
 // wrong is reported with t.Errorf, which does not change what the rank does
 // next, so the ranks stay in step. An unexpected error from a call is different:
 // that rank may have skipped a collective the others entered, so pcMust ends the
-// job at once (mpi.Abort) instead of leaving the others to wait for the
+// job at once (mpitest.Fatalf) instead of leaving the others to wait for the
 // launcher's timeout.
 //
 // The closed forms assume at most 4 ranks (the launcher's default counts); the
@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -64,29 +63,12 @@ func pcInstances(
 
 // ---- helpers shared with p2p_test.go ----
 
-// pcMust ends the whole job if err is not nil: this rank may now be out of step
-// with the others.
+// pcMust is must with the failing call named.
 func pcMust(t *testing.T, what string, err error) {
 	t.Helper()
-	if err == nil {
-		return
+	if err != nil {
+		fatalf(t, "%s: unexpected error: %v", what, err)
 	}
-	w := mpi.World()
-	msg := fmt.Sprintf("%s: rank %d of %d: %s: unexpected error: %v", t.Name(), w.Rank(), w.Size(), what, err)
-	fmt.Fprintln(os.Stderr, msg)
-	t.Error(msg)
-	mpi.Abort(3)
-}
-
-// pcFail reports a failure that leaves this rank out of step (a hung poll, say)
-// and ends the job.
-func pcFail(t *testing.T, format string, a ...any) {
-	t.Helper()
-	w := mpi.World()
-	msg := fmt.Sprintf("%s: rank %d of %d: ", t.Name(), w.Rank(), w.Size()) + fmt.Sprintf(format, a...)
-	fmt.Fprintln(os.Stderr, msg)
-	t.Error(msg)
-	mpi.Abort(3)
 }
 
 // pcArgErr checks that err is an *mpi.ArgError naming arg.

@@ -24,7 +24,7 @@ func pcPoll(t *testing.T, what string, done func() bool) {
 	deadline := time.Now().Add(20 * time.Second)
 	for !done() {
 		if time.Now().After(deadline) {
-			pcFail(t, "%s: still not complete after 20 s", what)
+			fatalf(t, "%s: still not complete after 20 s", what)
 		}
 		runtime.Gosched()
 	}
@@ -129,7 +129,7 @@ func TestPointToPoint(t *testing.T) {
 				pcMust(t, "Recv any", err)
 				s := st.Source
 				if s < 1 || s >= n || seen[s] {
-					pcFail(t, "Recv any: unexpected or repeated source %d (status %+v)", s, st)
+					fatalf(t, "Recv any: unexpected or repeated source %d (status %+v)", s, st)
 				}
 				seen[s] = true
 				pcStatus(t, "Recv any", st, mpi.Status{Source: s, Tag: 30 + s, Count: s + 1})
@@ -148,7 +148,7 @@ func TestPointToPoint(t *testing.T) {
 					pcMust(t, "Recv by tag", err)
 					s := st.Source
 					if s < 1 || s >= n || seen[s] {
-						pcFail(t, "Recv tag %d: unexpected or repeated source %d", tag, s)
+						fatalf(t, "Recv tag %d: unexpected or repeated source %d", tag, s)
 					}
 					seen[s] = true
 					pcStatus(t, fmt.Sprintf("Recv tag %d", tag), st, mpi.Status{Source: s, Tag: tag, Count: 1})
