@@ -91,8 +91,7 @@ func testSendRecvFor[T mpi.Elem](t *testing.T, c *mpi.Comm) {
 func TestPointToPoint(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		w := mpi.World()
-		n, r := w.Size(), w.Rank()
-		right, left := (r+1)%n, (r-1+n)%n
+		n := w.Size()
 
 		pcTypes(t, w, pcInstances(
 			testSendRecvFor[int8], testSendRecvFor[int16], testSendRecvFor[int32],
@@ -103,578 +102,638 @@ func TestPointToPoint(t *testing.T) {
 			testSendRecvFor[pcCelsius], testSendRecvFor[pcFlags],
 		))
 
-		t.Run("AnySourceAnyTag", func(t *testing.T) {
-			// Ranks 1..n-1 send to 0: r+1 values with tag 30+r, which rank 0
-			// takes with AnySource and AnyTag. After a barrier they send tags 41
-			// and then 40, and rank 0 takes them by tag alone, tag 40 first,
-			// overtaking the send order.
-			if r != 0 {
-				data := []int64{int64(100 * r), int64(100*r + 1), int64(100*r + 2), int64(100*r + 3)}
-				pcMust(t, "Send", mpi.Send(w, data[:r+1], 0, 30+r))
-				pcMust(t, "Barrier", w.Barrier())
-				reqs := make([]*mpi.Request, 2)
-				var err error
-				reqs[0], err = mpi.Isend(w, []int64{int64(41*r + 1)}, 0, 41)
-				pcMust(t, "Isend", err)
-				reqs[1], err = mpi.Isend(w, []int64{int64(40*r + 1)}, 0, 40)
-				pcMust(t, "Isend", err)
-				_, err = mpi.Waitall(reqs...)
-				pcMust(t, "Waitall", err)
-				return
-			}
-			seen := map[int]bool{}
-			for k := 1; k < n; k++ {
-				buf := pcFill(6, int64(-1))
-				st, err := mpi.Recv(w, buf, mpi.AnySource, mpi.AnyTag)
-				pcMust(t, "Recv any", err)
-				s := st.Source
-				if s < 1 || s >= n || seen[s] {
-					fatalf(t, "Recv any: unexpected or repeated source %d (status %+v)", s, st)
-				}
-				seen[s] = true
-				pcStatus(t, "Recv any", st, mpi.Status{Source: s, Tag: 30 + s, Count: s + 1})
-				want := pcFill(6, int64(-1))
-				for i := 0; i <= s; i++ {
-					want[i] = int64(100*s + i)
-				}
-				pcEq(t, "Recv any", buf, want)
-			}
-			pcMust(t, "Barrier", w.Barrier())
-			for _, tag := range []int{40, 41} {
-				seen := map[int]bool{}
-				for k := 1; k < n; k++ {
-					buf := []int64{0}
-					st, err := mpi.Recv(w, buf, mpi.AnySource, tag)
-					pcMust(t, "Recv by tag", err)
-					s := st.Source
-					if s < 1 || s >= n || seen[s] {
-						fatalf(t, "Recv tag %d: unexpected or repeated source %d", tag, s)
-					}
-					seen[s] = true
-					pcStatus(t, fmt.Sprintf("Recv tag %d", tag), st, mpi.Status{Source: s, Tag: tag, Count: 1})
-					pcEq(t, fmt.Sprintf("Recv tag %d", tag), buf, []int64{int64(tag*s + 1)})
-				}
-			}
-		})
-
-		t.Run("SpecificSourceAnyTag", func(t *testing.T) {
-			req, err := mpi.Isend(w, []uint16{uint16(r), 7}, right, 1000+r)
-			pcMust(t, "Isend", err)
-			buf := []uint16{0, 0, 0}
-			st, err := mpi.Recv(w, buf, left, mpi.AnyTag)
-			pcMust(t, "Recv", err)
-			pcStatus(t, "Recv from left, any tag", st, mpi.Status{Source: left, Tag: 1000 + left, Count: 2})
-			pcEq(t, "Recv from left, any tag", buf, []uint16{uint16(left), 7, 0})
-			_, err = req.Wait()
-			pcMust(t, "Wait", err)
-		})
-
-		t.Run("Ssend", func(t *testing.T) {
-			// Pairs (0,1), (2,3): the even rank's Ssend cannot return before
-			// the odd rank, which waits 60 ms, has posted its receive.
-			partner := r ^ 1
-			pcMust(t, "Barrier", w.Barrier())
-			switch {
-			case partner >= n:
-				pcMust(t, "Ssend to ProcNull", mpi.Ssend(w, []float64{1}, mpi.ProcNull, 0))
-			case r%2 == 0:
-				start := time.Now()
-				pcMust(t, "Ssend", mpi.Ssend(w, []float64{float64(r) + 0.5, -1}, partner, 3))
-				if d := time.Since(start); d < 30*time.Millisecond {
-					t.Errorf("Ssend returned after %v, before the receiver (asleep 60 ms) posted its receive", d)
-				}
-				buf := []float64{0, 0}
-				st, err := mpi.Recv(w, buf, partner, 4)
-				pcMust(t, "Recv", err)
-				pcStatus(t, "Recv after Ssend", st, mpi.Status{Source: partner, Tag: 4, Count: 2})
-				pcEq(t, "Recv after Ssend", buf, []float64{float64(partner) + 0.25, 2})
-			default:
-				time.Sleep(60 * time.Millisecond)
-				buf := []float64{0, 0}
-				st, err := mpi.Recv(w, buf, partner, 3)
-				pcMust(t, "Recv", err)
-				pcStatus(t, "Recv of Ssend", st, mpi.Status{Source: partner, Tag: 3, Count: 2})
-				pcEq(t, "Recv of Ssend", buf, []float64{float64(partner) + 0.5, -1})
-				pcMust(t, "Ssend back", mpi.Ssend(w, []float64{float64(r) + 0.25, 2}, partner, 4))
-			}
-		})
-
-		t.Run("SendrecvRing", func(t *testing.T) {
-			// Every rank sends to the right and receives from the left.
-			send := []complex128{complex(float64(r), 1), complex(0, float64(r*r))}
-			recv := pcFill(3, complex128(complex(-1, -1)))
-			st, err := mpi.Sendrecv(w, send, right, 7+r, recv, left, mpi.AnyTag)
-			pcMust(t, "Sendrecv", err)
-			pcStatus(t, "Sendrecv ring", st, mpi.Status{Source: left, Tag: 7 + left, Count: 2})
-			pcEq(t, "Sendrecv ring", recv, []complex128{complex(float64(left), 1), complex(0, float64(left*left)), complex(-1, -1)})
-			// Pass a token n times around the ring: it comes back with the sum
-			// of all ranks added.
-			tok := []int{0}
-			for k := 0; k < n; k++ {
-				out := []int{tok[0] + r}
-				_, err := mpi.Sendrecv(w, out, right, 8, tok, left, 8)
-				pcMust(t, "Sendrecv token", err)
-			}
-			// After k hops the token at rank r holds the sum of the k ranks before
-			// r; after n hops, every rank once: n(n-1)/2.
-			pcEq(t, "token after n hops", tok, []int{n * (n - 1) / 2})
-		})
-
-		t.Run("SendrecvShift", func(t *testing.T) {
-			// A non-periodic shift: the ends talk to ProcNull.
-			dest, src := r+1, r-1
-			if dest == n {
-				dest = mpi.ProcNull
-			}
-			if src < 0 {
-				src = mpi.ProcNull
-			}
-			recv := []int32{-5, -5}
-			st, err := mpi.Sendrecv(w, []int32{int32(r), int32(3 * r)}, dest, 9, recv, src, 9)
-			pcMust(t, "Sendrecv shift", err)
-			if src == mpi.ProcNull {
-				pcStatus(t, "Sendrecv from ProcNull", st, mpi.Status{Source: mpi.ProcNull, Tag: mpi.AnyTag, Count: 0})
-				pcEq(t, "Sendrecv from ProcNull leaves recv", recv, []int32{-5, -5})
-			} else {
-				pcStatus(t, "Sendrecv shift", st, mpi.Status{Source: src, Tag: 9, Count: 2})
-				pcEq(t, "Sendrecv shift", recv, []int32{int32(src), int32(3 * src)})
-			}
-		})
-
-		t.Run("PingPong", func(t *testing.T) {
-			// Pairs (0,1), (2,3) bounce a counter with Isend, Irecv and Wait;
-			// a rank without a partner plays against itself.
-			const rounds = 20
-			partner := r ^ 1
-			if partner >= n {
-				partner = r
-			}
-			in := []int64{-1}
-			for j := 0; j < rounds; j++ {
-				if partner == r {
-					rq, err := mpi.Irecv(w, in, r, j)
-					pcMust(t, "Irecv", err)
-					sq, err := mpi.Isend(w, []int64{int64(3 * j)}, r, j)
-					pcMust(t, "Isend", err)
-					st, err := rq.Wait()
-					pcMust(t, "Wait", err)
-					pcStatus(t, "self ping", st, mpi.Status{Source: r, Tag: j, Count: 1})
-					_, err = sq.Wait()
-					pcMust(t, "Wait", err)
-					pcEq(t, "self ping", in, []int64{int64(3 * j)})
-					continue
-				}
-				if r%2 == 0 {
-					// The initiator sends 2j and gets 2j+1 back.
-					sq, err := mpi.Isend(w, []int64{int64(2 * j)}, partner, j)
-					pcMust(t, "Isend", err)
-					rq, err := mpi.Irecv(w, in, partner, j)
-					pcMust(t, "Irecv", err)
-					st, err := rq.Wait()
-					pcMust(t, "Wait recv", err)
-					_, err = sq.Wait()
-					pcMust(t, "Wait send", err)
-					pcStatus(t, "pong", st, mpi.Status{Source: partner, Tag: j, Count: 1})
-					pcEq(t, fmt.Sprintf("pong %d", j), in, []int64{int64(2*j + 1)})
-				} else {
-					rq, err := mpi.Irecv(w, in, partner, j)
-					pcMust(t, "Irecv", err)
-					st, err := rq.Wait()
-					pcMust(t, "Wait recv", err)
-					pcStatus(t, "ping", st, mpi.Status{Source: partner, Tag: j, Count: 1})
-					pcEq(t, fmt.Sprintf("ping %d", j), in, []int64{int64(2 * j)})
-					sq, err := mpi.Isend(w, []int64{in[0] + 1}, partner, j)
-					pcMust(t, "Isend", err)
-					_, err = sq.Wait()
-					pcMust(t, "Wait send", err)
-				}
-			}
-		})
-
-		t.Run("TestPolling", func(t *testing.T) {
-			// Every rank posts its receive before the barrier and sends only
-			// after it, so the first Test must find nothing yet.
-			buf := []float32{0, 0, 0, 0}
-			rq, err := mpi.Irecv(w, buf, left, 90)
-			pcMust(t, "Irecv", err)
-			done, _, err := rq.Test()
-			pcMust(t, "Test", err)
-			if done {
-				t.Errorf("Test reports a receive complete before anyone sent")
-			}
-			pcMust(t, "Barrier", w.Barrier())
-			done, _, err = rq.Test()
-			pcMust(t, "Test", err)
-			if done {
-				t.Errorf("Test reports a receive complete before anyone sent")
-			}
-			pcMust(t, "Barrier", w.Barrier())
-			sq, err := mpi.Isend(w, []float32{float32(r) + 0.5, float32(r) * 2, -1}, right, 90)
-			pcMust(t, "Isend", err)
-			var st mpi.Status
-			pcPoll(t, "receive", func() bool {
-				ok, s, err := rq.Test()
-				pcMust(t, "Test", err)
-				st = s
-				return ok
-			})
-			pcPoll(t, "send", func() bool {
-				ok, _, err := sq.Test()
-				pcMust(t, "Test", err)
-				return ok
-			})
-			want := mpi.Status{Source: left, Tag: 90, Count: 3}
-			pcStatus(t, "Test", st, want)
-			pcEq(t, "Test", buf, []float32{float32(left) + 0.5, float32(left) * 2, -1, 0})
-			// A completed request keeps answering with its status.
-			ok, st2, err := rq.Test()
-			pcMust(t, "Test again", err)
-			if !ok {
-				t.Errorf("Test of a completed request reports not done")
-			}
-			pcStatus(t, "Test again", st2, want)
-			st3, err := rq.Wait()
-			pcMust(t, "Wait after Test", err)
-			pcStatus(t, "Wait after Test", st3, want)
-		})
-
-		t.Run("Waitall", func(t *testing.T) {
-			// K messages from every rank to every rank (itself too), message j
-			// holding j+1 values. Receives are posted in tag order, sends go
-			// out in reverse, and one Waitall takes receives and sends together.
-			const K = 6
-			bufs := make([][]int32, n*K)
-			var reqs []*mpi.Request
-			for s := 0; s < n; s++ {
-				for j := 0; j < K; j++ {
-					b := pcFill(K, int32(-1))
-					bufs[s*K+j] = b
-					rq, err := mpi.Irecv(w, b, s, j)
-					pcMust(t, "Irecv", err)
-					reqs = append(reqs, rq)
-				}
-			}
-			val := func(s, d, j, i int) int32 { return int32(1000*s + 100*d + 10*j + i) }
-			var sends []*mpi.Request
-			for d := n - 1; d >= 0; d-- {
-				for j := K - 1; j >= 0; j-- {
-					m := make([]int32, j+1)
-					for i := range m {
-						m[i] = val(r, d, j, i)
-					}
-					sq, err := mpi.Isend(w, m, d, j)
-					pcMust(t, "Isend", err)
-					sends = append(sends, sq)
-				}
-			}
-			// One receive completed before Waitall: Waitall reports it again.
-			pre, err := reqs[r*K+K-1].Wait()
-			pcMust(t, "Wait", err)
-			pcStatus(t, "Wait before Waitall", pre, mpi.Status{Source: r, Tag: K - 1, Count: K})
-			sts, err := mpi.Waitall(append(slices.Clone(reqs), sends...)...)
-			pcMust(t, "Waitall", err)
-			if len(sts) != len(reqs)+len(sends) {
-				fatalf(t, "Waitall returned %d statuses for %d requests", len(sts), len(reqs)+len(sends))
-			}
-			for s := 0; s < n; s++ {
-				for j := 0; j < K; j++ {
-					pcStatus(t, fmt.Sprintf("Waitall status of message %d from %d", j, s), sts[s*K+j], mpi.Status{Source: s, Tag: j, Count: j + 1})
-					want := pcFill(K, int32(-1))
-					for i := 0; i <= j; i++ {
-						want[i] = val(s, r, j, i)
-					}
-					pcEq(t, fmt.Sprintf("message %d from %d", j, s), bufs[s*K+j], want)
-				}
-			}
-			// Everything is done now: Waitall again, and with no requests.
-			again, err := mpi.Waitall(reqs...)
-			pcMust(t, "Waitall again", err)
-			pcEq(t, "Waitall again", again, sts[:len(reqs)])
-			none, err := mpi.Waitall()
-			pcMust(t, "Waitall()", err)
-			if len(none) != 0 {
-				t.Errorf("Waitall() returned %d statuses", len(none))
-			}
-		})
-
-		t.Run("Waitany", func(t *testing.T) {
-			// Receives from every rank; Waitany returns each exactly once.
-			bufs := make([][]uint32, n)
-			reqs := make([]*mpi.Request, n)
-			for s := 0; s < n; s++ {
-				bufs[s] = []uint32{0, 0}
-				var err error
-				reqs[s], err = mpi.Irecv(w, bufs[s], s, 50)
-				pcMust(t, "Irecv", err)
-			}
-			sends := make([]*mpi.Request, n)
-			for d := 0; d < n; d++ {
-				var err error
-				sends[d], err = mpi.Isend(w, []uint32{uint32(100*r + d), math.MaxUint32}, d, 50)
-				pcMust(t, "Isend", err)
-			}
-			seen := make([]bool, n)
-			for k := 0; k < n; k++ {
-				i, st, err := mpi.Waitany(reqs...)
-				pcMust(t, "Waitany", err)
-				if i < 0 || i >= n || seen[i] {
-					t.Errorf("Waitany returned index %d (seen %v)", i, seen)
-					continue
-				}
-				seen[i] = true
-				pcStatus(t, "Waitany", st, mpi.Status{Source: i, Tag: 50, Count: 2})
-				pcEq(t, "Waitany", bufs[i], []uint32{uint32(100*i + r), math.MaxUint32})
-			}
-			i, _, err := mpi.Waitany(reqs...)
-			pcMust(t, "Waitany when all done", err)
-			if i != mpi.Undefined {
-				t.Errorf("Waitany with every request done returned %d, want Undefined", i)
-			}
-			i, _, err = mpi.Waitany()
-			pcMust(t, "Waitany()", err)
-			if i != mpi.Undefined {
-				t.Errorf("Waitany() returned %d, want Undefined", i)
-			}
-			_, err = mpi.Waitall(sends...)
-			pcMust(t, "Waitall sends", err)
-		})
-
-		t.Run("WaitanyIndex", func(t *testing.T) {
-			// Three receives from self; messages arrive for tags 61, 62, 60 in
-			// that order, and Waitany must name the one that completed, also
-			// once earlier requests are done.
-			bufs := [][]int8{{0}, {0}, {0}}
-			reqs := make([]*mpi.Request, 3)
-			for k := range reqs {
-				var err error
-				reqs[k], err = mpi.Irecv(w, bufs[k], r, 60+k)
-				pcMust(t, "Irecv", err)
-			}
-			for _, k := range []int{1, 2, 0} {
-				sq, err := mpi.Isend(w, []int8{int8(10*k + r)}, r, 60+k)
-				pcMust(t, "Isend", err)
-				i, st, err := mpi.Waitany(reqs...)
-				pcMust(t, "Waitany", err)
-				if i != k {
-					t.Errorf("Waitany returned %d, want %d (the only request that can complete)", i, k)
-				}
-				pcStatus(t, "Waitany", st, mpi.Status{Source: r, Tag: 60 + k, Count: 1})
-				_, err = sq.Wait()
-				pcMust(t, "Wait", err)
-			}
-			pcEq(t, "WaitanyIndex buffers", bufs[0], []int8{int8(r)})
-			pcEq(t, "WaitanyIndex buffers", bufs[1], []int8{int8(10 + r)})
-			pcEq(t, "WaitanyIndex buffers", bufs[2], []int8{int8(20 + r)})
-		})
-
-		t.Run("StackBuffers", func(t *testing.T) {
-			// Buffers that are local arrays of a fresh goroutine (each subtest
-			// runs in one), with the stack grown well past its first size while
-			// the operations are in flight: a buffer left on the stack would
-			// move, and MPI would write to where it was.
-			var in [4]int32
-			rq, err := mpi.Irecv(w, in[:], left, 95)
-			pcMust(t, "Irecv", err)
-			pcGrowStack(256)
-			out := [4]int32{int32(1000 * r), int32(1000*r + 1), int32(1000*r + 2), int32(1000*r + 3)}
-			sq, err := mpi.Isend(w, out[:], right, 95)
-			pcMust(t, "Isend", err)
-			pcGrowStack(512)
-			_, err = mpi.Waitall(rq, sq)
-			pcMust(t, "Waitall", err)
-			pcEq(t, "Irecv into a stack array", in[:], []int32{int32(1000 * left), int32(1000*left + 1), int32(1000*left + 2), int32(1000*left + 3)})
-		})
-
-		t.Run("Probe", func(t *testing.T) {
-			// Rank r sends r+1 int32 values to the right; the receiver probes
-			// for the size, with Count in elements of the probe's type.
-			data := make([]int32, r+1)
-			for i := range data {
-				data[i] = int32(1000*r + i)
-			}
-			sq, err := mpi.Isend(w, data, right, 70)
-			pcMust(t, "Isend", err)
-			st, err := mpi.Probe[int32](w, mpi.AnySource, 70)
-			pcMust(t, "Probe", err)
-			pcStatus(t, "Probe[int32]", st, mpi.Status{Source: left, Tag: 70, Count: left + 1})
-			st, err = mpi.Probe[int8](w, left, 70)
-			pcMust(t, "Probe", err)
-			pcStatus(t, "Probe[int8]", st, mpi.Status{Source: left, Tag: 70, Count: 4 * (left + 1)})
-			st, err = mpi.Probe[uint16](w, left, mpi.AnyTag)
-			pcMust(t, "Probe", err)
-			pcStatus(t, "Probe[uint16]", st, mpi.Status{Source: left, Tag: 70, Count: 2 * (left + 1)})
-			buf := make([]int32, st.Count/2)
-			st, err = mpi.Recv(w, buf, st.Source, st.Tag)
-			pcMust(t, "Recv", err)
-			pcStatus(t, "Recv after Probe", st, mpi.Status{Source: left, Tag: 70, Count: left + 1})
-			want := make([]int32, left+1)
-			for i := range want {
-				want[i] = int32(1000*left + i)
-			}
-			pcEq(t, "Recv after Probe", buf, want)
-			_, err = sq.Wait()
-			pcMust(t, "Wait", err)
-		})
-
-		t.Run("Iprobe", func(t *testing.T) {
-			// Tag 72 is never sent.
-			ok, st, err := mpi.Iprobe[float64](w, mpi.AnySource, 72)
-			pcMust(t, "Iprobe", err)
-			if ok {
-				t.Errorf("Iprobe found a message that nobody sent: %+v", st)
-			}
-			data := make([]float64, 2*r+1)
-			for i := range data {
-				data[i] = float64(r) + float64(i)/4
-			}
-			sq, err := mpi.Isend(w, data, right, 71)
-			pcMust(t, "Isend", err)
-			pcPoll(t, "Iprobe", func() bool {
-				ok, st, err = mpi.Iprobe[float64](w, left, 71)
-				pcMust(t, "Iprobe", err)
-				return ok
-			})
-			pcStatus(t, "Iprobe[float64]", st, mpi.Status{Source: left, Tag: 71, Count: 2*left + 1})
-			ok, st, err = mpi.Iprobe[complex64](w, mpi.AnySource, mpi.AnyTag)
-			pcMust(t, "Iprobe", err)
-			if !ok {
-				t.Errorf("Iprobe lost a message it found before")
-			}
-			pcStatus(t, "Iprobe[complex64]", st, mpi.Status{Source: left, Tag: 71, Count: 2*left + 1})
-			ok, st, err = mpi.Iprobe[uint8](w, left, 71)
-			pcMust(t, "Iprobe", err)
-			if !ok {
-				t.Errorf("Iprobe lost a message it found before")
-			}
-			pcStatus(t, "Iprobe[uint8]", st, mpi.Status{Source: left, Tag: 71, Count: 8 * (2*left + 1)})
-			buf := make([]float64, 2*left+1)
-			_, err = mpi.Recv(w, buf, left, 71)
-			pcMust(t, "Recv", err)
-			for i := range buf {
-				if buf[i] != float64(left)+float64(i)/4 {
-					t.Errorf("Recv after Iprobe: buf[%d] = %v, want %v", i, buf[i], float64(left)+float64(i)/4)
-				}
-			}
-			_, err = sq.Wait()
-			pcMust(t, "Wait", err)
-		})
-
-		t.Run("ProcNull", func(t *testing.T) {
-			null := mpi.Status{Source: mpi.ProcNull, Tag: mpi.AnyTag, Count: 0}
-			pcMust(t, "Send to ProcNull", mpi.Send(w, []int{1, 2}, mpi.ProcNull, 3))
-			pcMust(t, "Ssend to ProcNull", mpi.Ssend(w, []int{1, 2}, mpi.ProcNull, 3))
-			buf := []int{-7, -7}
-			st, err := mpi.Recv(w, buf, mpi.ProcNull, 3)
-			pcMust(t, "Recv from ProcNull", err)
-			pcStatus(t, "Recv from ProcNull", st, null)
-			pcEq(t, "Recv from ProcNull leaves buf", buf, []int{-7, -7})
-			st, err = mpi.Recv(w, buf, mpi.ProcNull, mpi.AnyTag)
-			pcMust(t, "Recv from ProcNull, any tag", err)
-			pcStatus(t, "Recv from ProcNull, any tag", st, null)
-			sq, err := mpi.Isend(w, []int{1}, mpi.ProcNull, 4)
-			pcMust(t, "Isend to ProcNull", err)
-			rq, err := mpi.Irecv(w, buf, mpi.ProcNull, 4)
-			pcMust(t, "Irecv from ProcNull", err)
-			sts, err := mpi.Waitall(sq, rq)
-			pcMust(t, "Waitall", err)
-			pcStatus(t, "Irecv from ProcNull", sts[1], null)
-			pcEq(t, "Irecv from ProcNull leaves buf", buf, []int{-7, -7})
-			st, err = mpi.Probe[int](w, mpi.ProcNull, 4)
-			pcMust(t, "Probe ProcNull", err)
-			pcStatus(t, "Probe ProcNull", st, null)
-			ok, st, err := mpi.Iprobe[int](w, mpi.ProcNull, mpi.AnyTag)
-			pcMust(t, "Iprobe ProcNull", err)
-			if !ok {
-				t.Errorf("Iprobe(ProcNull) found nothing; MPI says it returns at once with a null status")
-			}
-			pcStatus(t, "Iprobe ProcNull", st, null)
-			st, err = mpi.Sendrecv(w, []int{1}, mpi.ProcNull, 0, buf, mpi.ProcNull, 0)
-			pcMust(t, "Sendrecv ProcNull", err)
-			pcStatus(t, "Sendrecv ProcNull", st, null)
-		})
-
-		t.Run("Empty", func(t *testing.T) {
-			// Empty messages, non-nil and nil, into empty and longer buffers.
-			sq1, err := mpi.Isend(w, []float64{}, right, 11)
-			pcMust(t, "Isend empty", err)
-			sq2, err := mpi.Isend[float64](w, nil, right, 12)
-			pcMust(t, "Isend nil", err)
-			pcMust(t, "Send empty", mpi.Send(w, []complex64{}, mpi.ProcNull, 13))
-			st, err := mpi.Recv(w, []float64{}, left, 11)
-			pcMust(t, "Recv empty", err)
-			pcStatus(t, "Recv empty", st, mpi.Status{Source: left, Tag: 11, Count: 0})
-			guard := []float64{-2, -2}
-			rq, err := mpi.Irecv(w, guard, left, 12)
-			pcMust(t, "Irecv", err)
-			st, err = rq.Wait()
-			pcMust(t, "Wait", err)
-			pcStatus(t, "Irecv of an empty message", st, mpi.Status{Source: left, Tag: 12, Count: 0})
-			pcEq(t, "Irecv of an empty message leaves buf", guard, []float64{-2, -2})
-			_, err = mpi.Waitall(sq1, sq2)
-			pcMust(t, "Waitall", err)
-			st, err = mpi.Sendrecv(w, []int8{}, right, 14, []int8{}, left, 14)
-			pcMust(t, "Sendrecv empty", err)
-			pcStatus(t, "Sendrecv empty", st, mpi.Status{Source: left, Tag: 14, Count: 0})
-			// Probe of an empty message.
-			sq, err := mpi.Isend(w, []int16{}, right, 15)
-			pcMust(t, "Isend", err)
-			st, err = mpi.Probe[int16](w, left, 15)
-			pcMust(t, "Probe", err)
-			pcStatus(t, "Probe of an empty message", st, mpi.Status{Source: left, Tag: 15, Count: 0})
-			_, err = mpi.Recv[int16](w, nil, left, 15)
-			pcMust(t, "Recv nil", err)
-			_, err = sq.Wait()
-			pcMust(t, "Wait", err)
-		})
-
-		t.Run("Truncated", func(t *testing.T) {
-			// A message longer than the receive buffer is an MPI error (not an
-			// ArgError: only MPI knows the length), and the job carries on.
-			sq, err := mpi.Isend(w, []int64{1, 2, 3, 4, 5}, right, 16)
-			pcMust(t, "Isend", err)
-			buf := []int64{0, 0}
-			_, err = mpi.Recv(w, buf, left, 16)
-			var me *mpi.Error
-			if !errors.As(err, &me) {
-				t.Errorf("Recv into a short buffer: got %v (%T), want *mpi.Error", err, err)
-			}
-			_, err = sq.Wait()
-			pcMust(t, "Wait", err)
-			pcMust(t, "Barrier", w.Barrier())
-			// Communication still works.
-			st, err := mpi.Sendrecv(w, []int64{int64(r)}, right, 17, buf, left, 17)
-			pcMust(t, "Sendrecv", err)
-			pcStatus(t, "Sendrecv after truncation", st, mpi.Status{Source: left, Tag: 17, Count: 1})
-			pcEq(t, "Sendrecv after truncation", buf[:1], []int64{int64(left)})
-		})
-
-		t.Run("LargeTag", func(t *testing.T) {
-			// The largest tag MPI_TAG_UB guarantees (32767), and Open MPI's
-			// 2^31-1, travel intact.
-			for _, tag := range []int{32767, math.MaxInt32} {
-				sq, err := mpi.Isend(w, []int{r}, right, tag)
-				if err != nil {
-					var ae *mpi.ArgError
-					if errors.As(err, &ae) {
-						t.Errorf("Isend tag %d: %v", tag, err)
-					}
-					continue // above this MPI's MPI_TAG_UB: an MPI error on every rank
-				}
-				buf := []int{-1}
-				st, err := mpi.Recv(w, buf, left, tag)
-				pcMust(t, "Recv", err)
-				pcStatus(t, fmt.Sprintf("tag %d", tag), st, mpi.Status{Source: left, Tag: tag, Count: 1})
-				pcEq(t, fmt.Sprintf("tag %d", tag), buf, []int{left})
-				_, err = sq.Wait()
-				pcMust(t, "Wait", err)
-			}
-		})
+		t.Run("AnySourceAnyTag", testP2PAnySourceAnyTag)
+		t.Run("SpecificSourceAnyTag", testP2PSpecificSourceAnyTag)
+		t.Run("Ssend", testP2PSsend)
+		t.Run("SendrecvRing", testP2PSendrecvRing)
+		t.Run("SendrecvShift", testP2PSendrecvShift)
+		t.Run("PingPong", testP2PPingPong)
+		t.Run("TestPolling", testP2PTestPolling)
+		t.Run("Waitall", testP2PWaitall)
+		t.Run("Waitany", testP2PWaitany)
+		t.Run("WaitanyIndex", testP2PWaitanyIndex)
+		t.Run("StackBuffers", testP2PStackBuffers)
+		t.Run("Probe", testP2PProbe)
+		t.Run("Iprobe", testP2PIprobe)
+		t.Run("ProcNull", testP2PProcNull)
+		t.Run("Empty", testP2PEmpty)
+		t.Run("Truncated", testP2PTruncated)
+		t.Run("LargeTag", testP2PLargeTag)
 
 		// Everyone still in step.
 		got := []int{0}
 		pcMust(t, "Allreduce", mpi.Allreduce(w, []int{1}, got, mpi.Sum))
 		pcEq(t, "final Allreduce", got, []int{n})
 	})
+}
+
+func testP2PAnySourceAnyTag(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	// Ranks 1..n-1 send to 0: r+1 values with tag 30+r, which rank 0
+	// takes with AnySource and AnyTag. After a barrier they send tags 41
+	// and then 40, and rank 0 takes them by tag alone, tag 40 first,
+	// overtaking the send order.
+	if r != 0 {
+		data := []int64{int64(100 * r), int64(100*r + 1), int64(100*r + 2), int64(100*r + 3)}
+		pcMust(t, "Send", mpi.Send(w, data[:r+1], 0, 30+r))
+		pcMust(t, "Barrier", w.Barrier())
+		reqs := make([]*mpi.Request, 2)
+		var err error
+		reqs[0], err = mpi.Isend(w, []int64{int64(41*r + 1)}, 0, 41)
+		pcMust(t, "Isend", err)
+		reqs[1], err = mpi.Isend(w, []int64{int64(40*r + 1)}, 0, 40)
+		pcMust(t, "Isend", err)
+		_, err = mpi.Waitall(reqs...)
+		pcMust(t, "Waitall", err)
+		return
+	}
+	seen := map[int]bool{}
+	for k := 1; k < n; k++ {
+		buf := pcFill(6, int64(-1))
+		st, err := mpi.Recv(w, buf, mpi.AnySource, mpi.AnyTag)
+		pcMust(t, "Recv any", err)
+		s := st.Source
+		if s < 1 || s >= n || seen[s] {
+			fatalf(t, "Recv any: unexpected or repeated source %d (status %+v)", s, st)
+		}
+		seen[s] = true
+		pcStatus(t, "Recv any", st, mpi.Status{Source: s, Tag: 30 + s, Count: s + 1})
+		want := pcFill(6, int64(-1))
+		for i := 0; i <= s; i++ {
+			want[i] = int64(100*s + i)
+		}
+		pcEq(t, "Recv any", buf, want)
+	}
+	pcMust(t, "Barrier", w.Barrier())
+	for _, tag := range []int{40, 41} {
+		seen := map[int]bool{}
+		for k := 1; k < n; k++ {
+			buf := []int64{0}
+			st, err := mpi.Recv(w, buf, mpi.AnySource, tag)
+			pcMust(t, "Recv by tag", err)
+			s := st.Source
+			if s < 1 || s >= n || seen[s] {
+				fatalf(t, "Recv tag %d: unexpected or repeated source %d", tag, s)
+			}
+			seen[s] = true
+			pcStatus(t, fmt.Sprintf("Recv tag %d", tag), st, mpi.Status{Source: s, Tag: tag, Count: 1})
+			pcEq(t, fmt.Sprintf("Recv tag %d", tag), buf, []int64{int64(tag*s + 1)})
+		}
+	}
+}
+
+func testP2PSpecificSourceAnyTag(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	req, err := mpi.Isend(w, []uint16{uint16(r), 7}, right, 1000+r)
+	pcMust(t, "Isend", err)
+	buf := []uint16{0, 0, 0}
+	st, err := mpi.Recv(w, buf, left, mpi.AnyTag)
+	pcMust(t, "Recv", err)
+	pcStatus(t, "Recv from left, any tag", st, mpi.Status{Source: left, Tag: 1000 + left, Count: 2})
+	pcEq(t, "Recv from left, any tag", buf, []uint16{uint16(left), 7, 0})
+	_, err = req.Wait()
+	pcMust(t, "Wait", err)
+}
+
+func testP2PSsend(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	// Pairs (0,1), (2,3): the even rank's Ssend cannot return before
+	// the odd rank, which waits 60 ms, has posted its receive.
+	partner := r ^ 1
+	pcMust(t, "Barrier", w.Barrier())
+	switch {
+	case partner >= n:
+		pcMust(t, "Ssend to ProcNull", mpi.Ssend(w, []float64{1}, mpi.ProcNull, 0))
+	case r%2 == 0:
+		start := time.Now()
+		pcMust(t, "Ssend", mpi.Ssend(w, []float64{float64(r) + 0.5, -1}, partner, 3))
+		if d := time.Since(start); d < 30*time.Millisecond {
+			t.Errorf("Ssend returned after %v, before the receiver (asleep 60 ms) posted its receive", d)
+		}
+		buf := []float64{0, 0}
+		st, err := mpi.Recv(w, buf, partner, 4)
+		pcMust(t, "Recv", err)
+		pcStatus(t, "Recv after Ssend", st, mpi.Status{Source: partner, Tag: 4, Count: 2})
+		pcEq(t, "Recv after Ssend", buf, []float64{float64(partner) + 0.25, 2})
+	default:
+		time.Sleep(60 * time.Millisecond)
+		buf := []float64{0, 0}
+		st, err := mpi.Recv(w, buf, partner, 3)
+		pcMust(t, "Recv", err)
+		pcStatus(t, "Recv of Ssend", st, mpi.Status{Source: partner, Tag: 3, Count: 2})
+		pcEq(t, "Recv of Ssend", buf, []float64{float64(partner) + 0.5, -1})
+		pcMust(t, "Ssend back", mpi.Ssend(w, []float64{float64(r) + 0.25, 2}, partner, 4))
+	}
+}
+
+func testP2PSendrecvRing(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// Every rank sends to the right and receives from the left.
+	send := []complex128{complex(float64(r), 1), complex(0, float64(r*r))}
+	recv := pcFill(3, complex128(complex(-1, -1)))
+	st, err := mpi.Sendrecv(w, send, right, 7+r, recv, left, mpi.AnyTag)
+	pcMust(t, "Sendrecv", err)
+	pcStatus(t, "Sendrecv ring", st, mpi.Status{Source: left, Tag: 7 + left, Count: 2})
+	pcEq(t, "Sendrecv ring", recv, []complex128{complex(float64(left), 1), complex(0, float64(left*left)), complex(-1, -1)})
+	// Pass a token n times around the ring: it comes back with the sum
+	// of all ranks added.
+	tok := []int{0}
+	for k := 0; k < n; k++ {
+		out := []int{tok[0] + r}
+		_, err := mpi.Sendrecv(w, out, right, 8, tok, left, 8)
+		pcMust(t, "Sendrecv token", err)
+	}
+	// After k hops the token at rank r holds the sum of the k ranks before
+	// r; after n hops, every rank once: n(n-1)/2.
+	pcEq(t, "token after n hops", tok, []int{n * (n - 1) / 2})
+}
+
+func testP2PSendrecvShift(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	// A non-periodic shift: the ends talk to ProcNull.
+	dest, src := r+1, r-1
+	if dest == n {
+		dest = mpi.ProcNull
+	}
+	if src < 0 {
+		src = mpi.ProcNull
+	}
+	recv := []int32{-5, -5}
+	st, err := mpi.Sendrecv(w, []int32{int32(r), int32(3 * r)}, dest, 9, recv, src, 9)
+	pcMust(t, "Sendrecv shift", err)
+	if src == mpi.ProcNull {
+		pcStatus(t, "Sendrecv from ProcNull", st, mpi.Status{Source: mpi.ProcNull, Tag: mpi.AnyTag, Count: 0})
+		pcEq(t, "Sendrecv from ProcNull leaves recv", recv, []int32{-5, -5})
+	} else {
+		pcStatus(t, "Sendrecv shift", st, mpi.Status{Source: src, Tag: 9, Count: 2})
+		pcEq(t, "Sendrecv shift", recv, []int32{int32(src), int32(3 * src)})
+	}
+}
+
+func testP2PPingPong(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	// Pairs (0,1), (2,3) bounce a counter with Isend, Irecv and Wait;
+	// a rank without a partner plays against itself.
+	const rounds = 20
+	partner := r ^ 1
+	if partner >= n {
+		partner = r
+	}
+	in := []int64{-1}
+	for j := 0; j < rounds; j++ {
+		if partner == r {
+			rq, err := mpi.Irecv(w, in, r, j)
+			pcMust(t, "Irecv", err)
+			sq, err := mpi.Isend(w, []int64{int64(3 * j)}, r, j)
+			pcMust(t, "Isend", err)
+			st, err := rq.Wait()
+			pcMust(t, "Wait", err)
+			pcStatus(t, "self ping", st, mpi.Status{Source: r, Tag: j, Count: 1})
+			_, err = sq.Wait()
+			pcMust(t, "Wait", err)
+			pcEq(t, "self ping", in, []int64{int64(3 * j)})
+			continue
+		}
+		if r%2 == 0 {
+			// The initiator sends 2j and gets 2j+1 back.
+			sq, err := mpi.Isend(w, []int64{int64(2 * j)}, partner, j)
+			pcMust(t, "Isend", err)
+			rq, err := mpi.Irecv(w, in, partner, j)
+			pcMust(t, "Irecv", err)
+			st, err := rq.Wait()
+			pcMust(t, "Wait recv", err)
+			_, err = sq.Wait()
+			pcMust(t, "Wait send", err)
+			pcStatus(t, "pong", st, mpi.Status{Source: partner, Tag: j, Count: 1})
+			pcEq(t, fmt.Sprintf("pong %d", j), in, []int64{int64(2*j + 1)})
+		} else {
+			rq, err := mpi.Irecv(w, in, partner, j)
+			pcMust(t, "Irecv", err)
+			st, err := rq.Wait()
+			pcMust(t, "Wait recv", err)
+			pcStatus(t, "ping", st, mpi.Status{Source: partner, Tag: j, Count: 1})
+			pcEq(t, fmt.Sprintf("ping %d", j), in, []int64{int64(2 * j)})
+			sq, err := mpi.Isend(w, []int64{in[0] + 1}, partner, j)
+			pcMust(t, "Isend", err)
+			_, err = sq.Wait()
+			pcMust(t, "Wait send", err)
+		}
+	}
+}
+
+func testP2PTestPolling(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// Every rank posts its receive before the barrier and sends only
+	// after it, so the first Test must find nothing yet.
+	buf := []float32{0, 0, 0, 0}
+	rq, err := mpi.Irecv(w, buf, left, 90)
+	pcMust(t, "Irecv", err)
+	done, _, err := rq.Test()
+	pcMust(t, "Test", err)
+	if done {
+		t.Errorf("Test reports a receive complete before anyone sent")
+	}
+	pcMust(t, "Barrier", w.Barrier())
+	done, _, err = rq.Test()
+	pcMust(t, "Test", err)
+	if done {
+		t.Errorf("Test reports a receive complete before anyone sent")
+	}
+	pcMust(t, "Barrier", w.Barrier())
+	sq, err := mpi.Isend(w, []float32{float32(r) + 0.5, float32(r) * 2, -1}, right, 90)
+	pcMust(t, "Isend", err)
+	var st mpi.Status
+	pcPoll(t, "receive", func() bool {
+		ok, s, err := rq.Test()
+		pcMust(t, "Test", err)
+		st = s
+		return ok
+	})
+	pcPoll(t, "send", func() bool {
+		ok, _, err := sq.Test()
+		pcMust(t, "Test", err)
+		return ok
+	})
+	want := mpi.Status{Source: left, Tag: 90, Count: 3}
+	pcStatus(t, "Test", st, want)
+	pcEq(t, "Test", buf, []float32{float32(left) + 0.5, float32(left) * 2, -1, 0})
+	// A completed request keeps answering with its status.
+	ok, st2, err := rq.Test()
+	pcMust(t, "Test again", err)
+	if !ok {
+		t.Errorf("Test of a completed request reports not done")
+	}
+	pcStatus(t, "Test again", st2, want)
+	st3, err := rq.Wait()
+	pcMust(t, "Wait after Test", err)
+	pcStatus(t, "Wait after Test", st3, want)
+}
+
+func testP2PWaitall(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	// K messages from every rank to every rank (itself too), message j
+	// holding j+1 values. Receives are posted in tag order, sends go
+	// out in reverse, and one Waitall takes receives and sends together.
+	const K = 6
+	bufs := make([][]int32, n*K)
+	var reqs []*mpi.Request
+	for s := 0; s < n; s++ {
+		for j := 0; j < K; j++ {
+			b := pcFill(K, int32(-1))
+			bufs[s*K+j] = b
+			rq, err := mpi.Irecv(w, b, s, j)
+			pcMust(t, "Irecv", err)
+			reqs = append(reqs, rq)
+		}
+	}
+	val := func(s, d, j, i int) int32 { return int32(1000*s + 100*d + 10*j + i) }
+	var sends []*mpi.Request
+	for d := n - 1; d >= 0; d-- {
+		for j := K - 1; j >= 0; j-- {
+			m := make([]int32, j+1)
+			for i := range m {
+				m[i] = val(r, d, j, i)
+			}
+			sq, err := mpi.Isend(w, m, d, j)
+			pcMust(t, "Isend", err)
+			sends = append(sends, sq)
+		}
+	}
+	// One receive completed before Waitall: Waitall reports it again.
+	pre, err := reqs[r*K+K-1].Wait()
+	pcMust(t, "Wait", err)
+	pcStatus(t, "Wait before Waitall", pre, mpi.Status{Source: r, Tag: K - 1, Count: K})
+	sts, err := mpi.Waitall(append(slices.Clone(reqs), sends...)...)
+	pcMust(t, "Waitall", err)
+	if len(sts) != len(reqs)+len(sends) {
+		fatalf(t, "Waitall returned %d statuses for %d requests", len(sts), len(reqs)+len(sends))
+	}
+	for s := 0; s < n; s++ {
+		for j := 0; j < K; j++ {
+			pcStatus(t, fmt.Sprintf("Waitall status of message %d from %d", j, s), sts[s*K+j], mpi.Status{Source: s, Tag: j, Count: j + 1})
+			want := pcFill(K, int32(-1))
+			for i := 0; i <= j; i++ {
+				want[i] = val(s, r, j, i)
+			}
+			pcEq(t, fmt.Sprintf("message %d from %d", j, s), bufs[s*K+j], want)
+		}
+	}
+	// Everything is done now: Waitall again, and with no requests.
+	again, err := mpi.Waitall(reqs...)
+	pcMust(t, "Waitall again", err)
+	pcEq(t, "Waitall again", again, sts[:len(reqs)])
+	none, err := mpi.Waitall()
+	pcMust(t, "Waitall()", err)
+	if len(none) != 0 {
+		t.Errorf("Waitall() returned %d statuses", len(none))
+	}
+}
+
+func testP2PWaitany(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	// Receives from every rank; Waitany returns each exactly once.
+	bufs := make([][]uint32, n)
+	reqs := make([]*mpi.Request, n)
+	for s := 0; s < n; s++ {
+		bufs[s] = []uint32{0, 0}
+		var err error
+		reqs[s], err = mpi.Irecv(w, bufs[s], s, 50)
+		pcMust(t, "Irecv", err)
+	}
+	sends := make([]*mpi.Request, n)
+	for d := 0; d < n; d++ {
+		var err error
+		sends[d], err = mpi.Isend(w, []uint32{uint32(100*r + d), math.MaxUint32}, d, 50)
+		pcMust(t, "Isend", err)
+	}
+	seen := make([]bool, n)
+	for k := 0; k < n; k++ {
+		i, st, err := mpi.Waitany(reqs...)
+		pcMust(t, "Waitany", err)
+		if i < 0 || i >= n || seen[i] {
+			t.Errorf("Waitany returned index %d (seen %v)", i, seen)
+			continue
+		}
+		seen[i] = true
+		pcStatus(t, "Waitany", st, mpi.Status{Source: i, Tag: 50, Count: 2})
+		pcEq(t, "Waitany", bufs[i], []uint32{uint32(100*i + r), math.MaxUint32})
+	}
+	i, _, err := mpi.Waitany(reqs...)
+	pcMust(t, "Waitany when all done", err)
+	if i != mpi.Undefined {
+		t.Errorf("Waitany with every request done returned %d, want Undefined", i)
+	}
+	i, _, err = mpi.Waitany()
+	pcMust(t, "Waitany()", err)
+	if i != mpi.Undefined {
+		t.Errorf("Waitany() returned %d, want Undefined", i)
+	}
+	_, err = mpi.Waitall(sends...)
+	pcMust(t, "Waitall sends", err)
+}
+
+func testP2PWaitanyIndex(t *testing.T) {
+	w := mpi.World()
+	r := w.Rank()
+	// Three receives from self; messages arrive for tags 61, 62, 60 in
+	// that order, and Waitany must name the one that completed, also
+	// once earlier requests are done.
+	bufs := [][]int8{{0}, {0}, {0}}
+	reqs := make([]*mpi.Request, 3)
+	for k := range reqs {
+		var err error
+		reqs[k], err = mpi.Irecv(w, bufs[k], r, 60+k)
+		pcMust(t, "Irecv", err)
+	}
+	for _, k := range []int{1, 2, 0} {
+		sq, err := mpi.Isend(w, []int8{int8(10*k + r)}, r, 60+k)
+		pcMust(t, "Isend", err)
+		i, st, err := mpi.Waitany(reqs...)
+		pcMust(t, "Waitany", err)
+		if i != k {
+			t.Errorf("Waitany returned %d, want %d (the only request that can complete)", i, k)
+		}
+		pcStatus(t, "Waitany", st, mpi.Status{Source: r, Tag: 60 + k, Count: 1})
+		_, err = sq.Wait()
+		pcMust(t, "Wait", err)
+	}
+	pcEq(t, "WaitanyIndex buffers", bufs[0], []int8{int8(r)})
+	pcEq(t, "WaitanyIndex buffers", bufs[1], []int8{int8(10 + r)})
+	pcEq(t, "WaitanyIndex buffers", bufs[2], []int8{int8(20 + r)})
+}
+
+func testP2PStackBuffers(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// Buffers that are local arrays of a fresh goroutine (each subtest
+	// runs in one), with the stack grown well past its first size while
+	// the operations are in flight: a buffer left on the stack would
+	// move, and MPI would write to where it was.
+	var in [4]int32
+	rq, err := mpi.Irecv(w, in[:], left, 95)
+	pcMust(t, "Irecv", err)
+	pcGrowStack(256)
+	out := [4]int32{int32(1000 * r), int32(1000*r + 1), int32(1000*r + 2), int32(1000*r + 3)}
+	sq, err := mpi.Isend(w, out[:], right, 95)
+	pcMust(t, "Isend", err)
+	pcGrowStack(512)
+	_, err = mpi.Waitall(rq, sq)
+	pcMust(t, "Waitall", err)
+	pcEq(t, "Irecv into a stack array", in[:], []int32{int32(1000 * left), int32(1000*left + 1), int32(1000*left + 2), int32(1000*left + 3)})
+}
+
+func testP2PProbe(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// Rank r sends r+1 int32 values to the right; the receiver probes
+	// for the size, with Count in elements of the probe's type.
+	data := make([]int32, r+1)
+	for i := range data {
+		data[i] = int32(1000*r + i)
+	}
+	sq, err := mpi.Isend(w, data, right, 70)
+	pcMust(t, "Isend", err)
+	st, err := mpi.Probe[int32](w, mpi.AnySource, 70)
+	pcMust(t, "Probe", err)
+	pcStatus(t, "Probe[int32]", st, mpi.Status{Source: left, Tag: 70, Count: left + 1})
+	st, err = mpi.Probe[int8](w, left, 70)
+	pcMust(t, "Probe", err)
+	pcStatus(t, "Probe[int8]", st, mpi.Status{Source: left, Tag: 70, Count: 4 * (left + 1)})
+	st, err = mpi.Probe[uint16](w, left, mpi.AnyTag)
+	pcMust(t, "Probe", err)
+	pcStatus(t, "Probe[uint16]", st, mpi.Status{Source: left, Tag: 70, Count: 2 * (left + 1)})
+	buf := make([]int32, st.Count/2)
+	st, err = mpi.Recv(w, buf, st.Source, st.Tag)
+	pcMust(t, "Recv", err)
+	pcStatus(t, "Recv after Probe", st, mpi.Status{Source: left, Tag: 70, Count: left + 1})
+	want := make([]int32, left+1)
+	for i := range want {
+		want[i] = int32(1000*left + i)
+	}
+	pcEq(t, "Recv after Probe", buf, want)
+	_, err = sq.Wait()
+	pcMust(t, "Wait", err)
+}
+
+func testP2PIprobe(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// Tag 72 is never sent.
+	ok, st, err := mpi.Iprobe[float64](w, mpi.AnySource, 72)
+	pcMust(t, "Iprobe", err)
+	if ok {
+		t.Errorf("Iprobe found a message that nobody sent: %+v", st)
+	}
+	data := make([]float64, 2*r+1)
+	for i := range data {
+		data[i] = float64(r) + float64(i)/4
+	}
+	sq, err := mpi.Isend(w, data, right, 71)
+	pcMust(t, "Isend", err)
+	pcPoll(t, "Iprobe", func() bool {
+		ok, st, err = mpi.Iprobe[float64](w, left, 71)
+		pcMust(t, "Iprobe", err)
+		return ok
+	})
+	pcStatus(t, "Iprobe[float64]", st, mpi.Status{Source: left, Tag: 71, Count: 2*left + 1})
+	ok, st, err = mpi.Iprobe[complex64](w, mpi.AnySource, mpi.AnyTag)
+	pcMust(t, "Iprobe", err)
+	if !ok {
+		t.Errorf("Iprobe lost a message it found before")
+	}
+	pcStatus(t, "Iprobe[complex64]", st, mpi.Status{Source: left, Tag: 71, Count: 2*left + 1})
+	ok, st, err = mpi.Iprobe[uint8](w, left, 71)
+	pcMust(t, "Iprobe", err)
+	if !ok {
+		t.Errorf("Iprobe lost a message it found before")
+	}
+	pcStatus(t, "Iprobe[uint8]", st, mpi.Status{Source: left, Tag: 71, Count: 8 * (2*left + 1)})
+	buf := make([]float64, 2*left+1)
+	_, err = mpi.Recv(w, buf, left, 71)
+	pcMust(t, "Recv", err)
+	for i := range buf {
+		if buf[i] != float64(left)+float64(i)/4 {
+			t.Errorf("Recv after Iprobe: buf[%d] = %v, want %v", i, buf[i], float64(left)+float64(i)/4)
+		}
+	}
+	_, err = sq.Wait()
+	pcMust(t, "Wait", err)
+}
+
+func testP2PProcNull(t *testing.T) {
+	w := mpi.World()
+	null := mpi.Status{Source: mpi.ProcNull, Tag: mpi.AnyTag, Count: 0}
+	pcMust(t, "Send to ProcNull", mpi.Send(w, []int{1, 2}, mpi.ProcNull, 3))
+	pcMust(t, "Ssend to ProcNull", mpi.Ssend(w, []int{1, 2}, mpi.ProcNull, 3))
+	buf := []int{-7, -7}
+	st, err := mpi.Recv(w, buf, mpi.ProcNull, 3)
+	pcMust(t, "Recv from ProcNull", err)
+	pcStatus(t, "Recv from ProcNull", st, null)
+	pcEq(t, "Recv from ProcNull leaves buf", buf, []int{-7, -7})
+	st, err = mpi.Recv(w, buf, mpi.ProcNull, mpi.AnyTag)
+	pcMust(t, "Recv from ProcNull, any tag", err)
+	pcStatus(t, "Recv from ProcNull, any tag", st, null)
+	sq, err := mpi.Isend(w, []int{1}, mpi.ProcNull, 4)
+	pcMust(t, "Isend to ProcNull", err)
+	rq, err := mpi.Irecv(w, buf, mpi.ProcNull, 4)
+	pcMust(t, "Irecv from ProcNull", err)
+	sts, err := mpi.Waitall(sq, rq)
+	pcMust(t, "Waitall", err)
+	pcStatus(t, "Irecv from ProcNull", sts[1], null)
+	pcEq(t, "Irecv from ProcNull leaves buf", buf, []int{-7, -7})
+	st, err = mpi.Probe[int](w, mpi.ProcNull, 4)
+	pcMust(t, "Probe ProcNull", err)
+	pcStatus(t, "Probe ProcNull", st, null)
+	ok, st, err := mpi.Iprobe[int](w, mpi.ProcNull, mpi.AnyTag)
+	pcMust(t, "Iprobe ProcNull", err)
+	if !ok {
+		t.Errorf("Iprobe(ProcNull) found nothing; MPI says it returns at once with a null status")
+	}
+	pcStatus(t, "Iprobe ProcNull", st, null)
+	st, err = mpi.Sendrecv(w, []int{1}, mpi.ProcNull, 0, buf, mpi.ProcNull, 0)
+	pcMust(t, "Sendrecv ProcNull", err)
+	pcStatus(t, "Sendrecv ProcNull", st, null)
+}
+
+func testP2PEmpty(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// Empty messages, non-nil and nil, into empty and longer buffers.
+	sq1, err := mpi.Isend(w, []float64{}, right, 11)
+	pcMust(t, "Isend empty", err)
+	sq2, err := mpi.Isend[float64](w, nil, right, 12)
+	pcMust(t, "Isend nil", err)
+	pcMust(t, "Send empty", mpi.Send(w, []complex64{}, mpi.ProcNull, 13))
+	st, err := mpi.Recv(w, []float64{}, left, 11)
+	pcMust(t, "Recv empty", err)
+	pcStatus(t, "Recv empty", st, mpi.Status{Source: left, Tag: 11, Count: 0})
+	guard := []float64{-2, -2}
+	rq, err := mpi.Irecv(w, guard, left, 12)
+	pcMust(t, "Irecv", err)
+	st, err = rq.Wait()
+	pcMust(t, "Wait", err)
+	pcStatus(t, "Irecv of an empty message", st, mpi.Status{Source: left, Tag: 12, Count: 0})
+	pcEq(t, "Irecv of an empty message leaves buf", guard, []float64{-2, -2})
+	_, err = mpi.Waitall(sq1, sq2)
+	pcMust(t, "Waitall", err)
+	st, err = mpi.Sendrecv(w, []int8{}, right, 14, []int8{}, left, 14)
+	pcMust(t, "Sendrecv empty", err)
+	pcStatus(t, "Sendrecv empty", st, mpi.Status{Source: left, Tag: 14, Count: 0})
+	// Probe of an empty message.
+	sq, err := mpi.Isend(w, []int16{}, right, 15)
+	pcMust(t, "Isend", err)
+	st, err = mpi.Probe[int16](w, left, 15)
+	pcMust(t, "Probe", err)
+	pcStatus(t, "Probe of an empty message", st, mpi.Status{Source: left, Tag: 15, Count: 0})
+	_, err = mpi.Recv[int16](w, nil, left, 15)
+	pcMust(t, "Recv nil", err)
+	_, err = sq.Wait()
+	pcMust(t, "Wait", err)
+}
+
+func testP2PTruncated(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// A message longer than the receive buffer is an MPI error (not an
+	// ArgError: only MPI knows the length), and the job carries on.
+	sq, err := mpi.Isend(w, []int64{1, 2, 3, 4, 5}, right, 16)
+	pcMust(t, "Isend", err)
+	buf := []int64{0, 0}
+	_, err = mpi.Recv(w, buf, left, 16)
+	var me *mpi.Error
+	if !errors.As(err, &me) {
+		t.Errorf("Recv into a short buffer: got %v (%T), want *mpi.Error", err, err)
+	}
+	_, err = sq.Wait()
+	pcMust(t, "Wait", err)
+	pcMust(t, "Barrier", w.Barrier())
+	// Communication still works.
+	st, err := mpi.Sendrecv(w, []int64{int64(r)}, right, 17, buf, left, 17)
+	pcMust(t, "Sendrecv", err)
+	pcStatus(t, "Sendrecv after truncation", st, mpi.Status{Source: left, Tag: 17, Count: 1})
+	pcEq(t, "Sendrecv after truncation", buf[:1], []int64{int64(left)})
+}
+
+func testP2PLargeTag(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	// The largest tag MPI_TAG_UB guarantees (32767), and Open MPI's
+	// 2^31-1, travel intact.
+	for _, tag := range []int{32767, math.MaxInt32} {
+		sq, err := mpi.Isend(w, []int{r}, right, tag)
+		if err != nil {
+			var ae *mpi.ArgError
+			if errors.As(err, &ae) {
+				t.Errorf("Isend tag %d: %v", tag, err)
+			}
+			continue // above this MPI's MPI_TAG_UB: an MPI error on every rank
+		}
+		buf := []int{-1}
+		st, err := mpi.Recv(w, buf, left, tag)
+		pcMust(t, "Recv", err)
+		pcStatus(t, fmt.Sprintf("tag %d", tag), st, mpi.Status{Source: left, Tag: tag, Count: 1})
+		pcEq(t, fmt.Sprintf("tag %d", tag), buf, []int{left})
+		_, err = sq.Wait()
+		pcMust(t, "Wait", err)
+	}
 }
 
 // ---- bad input ----

@@ -139,342 +139,383 @@ func TestRMA(t *testing.T) {
 func rmaSuite[T mpi.Elem](t *testing.T, k winKind) {
 	t.Run(typeName[T](), func(t *testing.T) {
 		world := mpi.World()
-		n, me := world.Size(), world.Rank()
+		n := world.Size()
 		// Layout: rank s's three elements at 3s, then three spare elements.
 		L := 3*n + 3
 		w, loc := newWin[T](t, k, L, -1)
-		v := val[T]
 
-		t.Run("Put", func(t *testing.T) {
-			must(t, w.LockAll(0))
-			for tg := 0; tg < n; tg++ {
-				buf := []T{v(100*me + 10*tg), v(100*me + 10*tg + 1), v(100*me + 10*tg + 2)}
-				must(t, mpi.Put(w, buf, tg, 3*me))
-				must(t, w.Flush(tg))
-			}
-			// The null process takes anything and changes nothing.
-			must(t, mpi.Put(w, []T{v(9)}, mpi.ProcNull, 1<<40))
-			must(t, w.UnlockAll())
-			barrier(t)
-			for s := 0; s < n; s++ {
-				for j := 0; j < 3; j++ {
-					if got, want := loc[3*s+j], v(100*s+10*me+j); got != want {
-						t.Errorf("rank %d element %d (from rank %d): %v, want %v", me, 3*s+j, s, got, want)
-					}
-				}
-			}
-			for j := 3 * n; j < L; j++ {
-				if loc[j] != v(-1) {
-					t.Errorf("untouched element %d: %v, want %v", j, loc[j], v(-1))
-				}
-			}
-		})
-
-		t.Run("Get", func(t *testing.T) {
-			must(t, w.LockAll(0))
-			for tg := 0; tg < n; tg++ {
-				got := make([]T, L)
-				setAll(got, v(-7))
-				must(t, mpi.Get(w, got, tg, 0))
-				must(t, w.Flush(tg))
-				for s := 0; s < n; s++ {
-					for j := 0; j < 3; j++ {
-						if want := v(100*s + 10*tg + j); got[3*s+j] != want {
-							t.Errorf("Get from rank %d element %d: %v, want %v", tg, 3*s+j, got[3*s+j], want)
-						}
-					}
-				}
-				for j := 3 * n; j < L; j++ {
-					if got[j] != v(-1) {
-						t.Errorf("Get from rank %d element %d: %v, want %v", tg, j, got[j], v(-1))
-					}
-				}
-				// A piece from the middle: the last written element and the first spare.
-				two := []T{v(-7), v(-7), v(-7)}
-				must(t, mpi.Get(w, two[:2], tg, 3*n-1))
-				must(t, w.Flush(tg))
-				if want := []T{v(100*(n-1) + 10*tg + 2), v(-1), v(-7)}; !slices.Equal(two, want) {
-					t.Errorf("Get 2 at %d from rank %d: %v, want %v", 3*n-1, tg, two, want)
-				}
-			}
-			must(t, w.UnlockAll())
-			barrier(t)
-		})
-
-		t.Run("Accumulate", func(t *testing.T) {
-			setAll(loc, v(0))
-			barrier(t)
-			origin := make([]T, L)
-			for j := range origin {
-				origin[j] = v(me + 1 + j)
-			}
-			must(t, w.LockAll(0))
-			for tg := 0; tg < n; tg++ {
-				must(t, mpi.Accumulate(w, origin, tg, 0, mpi.Sum))
-				must(t, w.Flush(tg))
-			}
-			must(t, w.UnlockAll())
-			barrier(t)
-			for j := range loc {
-				// sum over r of (r+1+j)
-				if want := v(n*(n+1)/2 + n*j); loc[j] != want {
-					t.Errorf("Accumulate Sum element %d: %v, want %v", j, loc[j], want)
-				}
-			}
-		})
-
-		t.Run("Replace", func(t *testing.T) {
-			setAll(loc, v(-5))
-			barrier(t)
-			must(t, w.LockAll(0))
-			for tg := 0; tg < n; tg++ {
-				must(t, mpi.Accumulate(w, []T{v(1000 + me)}, tg, me, mpi.Replace))
-				// Everyone replaces the last element with the same value.
-				must(t, mpi.Accumulate(w, []T{v(42)}, tg, L-1, mpi.Replace))
-				must(t, w.Flush(tg))
-			}
-			must(t, w.UnlockAll())
-			barrier(t)
-			for j := range loc {
-				want := v(-5)
-				switch {
-				case j < n:
-					want = v(1000 + j)
-				case j == L-1:
-					want = v(42)
-				}
-				if loc[j] != want {
-					t.Errorf("Accumulate Replace element %d: %v, want %v", j, loc[j], want)
-				}
-			}
-		})
-
-		t.Run("GetAccumulate", func(t *testing.T) {
-			setAll(loc, v(0))
-			barrier(t)
-			must(t, w.LockAll(0))
-			olds := make([]T, n) // element 0 of every target before my addition
-			for tg := 0; tg < n; tg++ {
-				res := []T{v(-9), v(-9)}
-				must(t, mpi.GetAccumulate(w, []T{v(1), v(me + 1)}, res, tg, 0, mpi.Sum))
-				must(t, w.Flush(tg))
-				olds[tg] = res[0]
-			}
-			// Every target's counter went 0, 1, ..., n-1 as the ranks added 1.
-			all := make([]T, n*n)
-			must(t, mpi.Allgather(world, olds, all))
-			for tg := 0; tg < n; tg++ {
-				col := make([]T, n)
-				for r := 0; r < n; r++ {
-					col[r] = all[r*n+tg]
-				}
-				wantSet(t, fmt.Sprintf("GetAccumulate old values at rank %d", tg), col)
-			}
-			must(t, world.Barrier())
-			// NoOp is an atomic read.
-			for tg := 0; tg < n; tg++ {
-				res := []T{v(-9), v(-9)}
-				must(t, mpi.GetAccumulate(w, nil, res, tg, 0, mpi.NoOp))
-				must(t, w.Flush(tg))
-				if want := []T{v(n), v(n * (n + 1) / 2)}; !slices.Equal(res, want) {
-					t.Errorf("GetAccumulate NoOp at rank %d: %v, want %v", tg, res, want)
-				}
-			}
-			// A length mismatch is refused.
-			err := mpi.GetAccumulate(w, []T{v(1)}, make([]T, 2), me, 0, mpi.Sum)
-			wantArgErr(t, "GetAccumulate origin shorter than result", err, "origin", nil)
-			must(t, w.UnlockAll())
-			barrier(t)
-			for j := 2; j < L; j++ {
-				if loc[j] != v(0) {
-					t.Errorf("GetAccumulate touched element %d: %v", j, loc[j])
-				}
-			}
-		})
-
-		t.Run("FetchAndOp", func(t *testing.T) {
-			setAll(loc, v(0))
-			barrier(t)
-			const K = 25
-			must(t, w.LockAll(0))
-			// Tickets from one counter on rank 0.
-			tickets := make([]T, K)
-			for i := range tickets {
-				old, err := mpi.FetchAndOp(w, v(1), 0, 0, mpi.Sum)
-				must(t, err)
-				tickets[i] = old
-			}
-			// Swaps on rank n-1's last element form a chain.
-			swapped, err := mpi.FetchAndOp(w, v(me+1), n-1, L-1, mpi.Replace)
-			must(t, err)
-			all := make([]T, n*K)
-			must(t, mpi.Allgather(world, tickets, all))
-			wantSet(t, "tickets", all)
-			for i := 1; i < K; i++ {
-				if real(complex128Of(tickets[i])) <= real(complex128Of(tickets[i-1])) {
-					t.Errorf("my tickets do not increase: %v", tickets)
-					break
-				}
-			}
-			must(t, world.Barrier())
-			cur, err := mpi.FetchAndOp(w, v(0), 0, 0, mpi.NoOp)
-			must(t, err)
-			if cur != v(n*K) {
-				t.Errorf("counter after %d tickets each: %v, want %v", K, cur, v(n*K))
-			}
-			last, err := mpi.FetchAndOp(w, v(0), n-1, L-1, mpi.NoOp)
-			must(t, err)
-			// The old values and the final value are 0, 1..n: each seen once.
-			chain := make([]T, n)
-			must(t, mpi.Allgather(world, []T{swapped}, chain))
-			chain = append(chain, last)
-			wantSet(t, "Replace chain", chain)
-			must(t, w.UnlockAll())
-			barrier(t)
-			if me == 0 && loc[0] != v(n*K) {
-				t.Errorf("counter in rank 0's memory: %v, want %v", loc[0], v(n*K))
-			}
-			for j := 1; j < L-1; j++ {
-				if loc[j] != v(0) {
-					t.Errorf("FetchAndOp touched element %d: %v", j, loc[j])
-				}
-			}
-		})
-
-		t.Run("Requests", func(t *testing.T) {
-			setAll(loc, v(-1))
-			barrier(t)
-			tg, pred := (me+1)%n, (me+n-1)%n
-			must(t, w.LockAll(0))
-			src := []T{v(500 + me), v(501 + me), v(502 + me)}
-			r1, err := mpi.Rput(w, src, tg, 3*me)
-			must(t, err)
-			_, err = r1.Wait()
-			must(t, err)
-			must(t, w.Flush(tg))
-			must(t, world.Barrier())
-			got := make([]T, L)
-			setAll(got, v(-7))
-			r2, err := mpi.Rget(w, got, tg, 0)
-			must(t, err)
-			_, err = r2.Wait()
-			must(t, err)
-			for j := range got {
-				want := v(-1)
-				if j/3 == me && j < 3*n {
-					want = src[j%3]
-				}
-				if got[j] != want {
-					t.Errorf("Rget from rank %d element %d: %v, want %v", tg, j, got[j], want)
-				}
-			}
-			must(t, world.Barrier())
-			var reqs []*mpi.Request
-			for dst := 0; dst < n; dst++ {
-				r, err := mpi.Raccumulate(w, []T{v(2), v(3)}, dst, 3*n, mpi.Sum)
-				must(t, err)
-				reqs = append(reqs, r)
-			}
-			_, err = mpi.Waitall(reqs...)
-			must(t, err)
-			must(t, w.FlushAll())
-			must(t, w.UnlockAll())
-			barrier(t)
-			for j := range loc {
-				want := v(-1)
-				switch {
-				case j/3 == pred && j < 3*n:
-					want = v(500 + pred + j%3)
-				case j == 3*n:
-					want = v(-1 + 2*n)
-				case j == 3*n+1:
-					want = v(-1 + 3*n)
-				}
-				if loc[j] != want {
-					t.Errorf("after Rput/Raccumulate element %d: %v, want %v", j, loc[j], want)
-				}
-			}
-		})
-
-		t.Run("ProcNull", func(t *testing.T) {
-			// The null process: every call succeeds and nothing changes.
-			setAll(loc, v(-1))
-			barrier(t)
-			pn := mpi.ProcNull
-			must(t, w.Lock(mpi.LockShared, pn, 0))
-			must(t, w.Unlock(pn))
-			must(t, w.LockAll(0))
-			buf := []T{v(3), v(4)}
-			must(t, mpi.Put(w, buf, pn, 0))
-			must(t, mpi.Get(w, buf, pn, 0))
-			must(t, mpi.Accumulate(w, buf, pn, 1<<40, mpi.Sum))
-			must(t, mpi.GetAccumulate(w, buf[:1], buf[1:], pn, 0, mpi.Sum))
-			old, err := mpi.FetchAndOp(w, v(5), pn, 0, mpi.Sum)
-			must(t, err)
-			if old != v(0) {
-				t.Errorf("FetchAndOp on ProcNull returned %v", old)
-			}
-			r, err := mpi.Rget(w, buf, pn, 0)
-			must(t, err)
-			_, err = r.Wait()
-			must(t, err)
-			must(t, w.Flush(pn))
-			must(t, w.FlushLocal(pn))
-			must(t, w.FlushAll())
-			if buf[0] != v(3) || buf[1] != v(4) {
-				t.Errorf("ProcNull calls changed the origin: %v", buf)
-			}
-			must(t, w.UnlockAll())
-			barrier(t)
-			for j := range loc {
-				if loc[j] != v(-1) {
-					t.Errorf("ProcNull calls changed element %d: %v", j, loc[j])
-				}
-			}
-		})
-
-		t.Run("LockExclusive", func(t *testing.T) {
-			setAll(loc, v(0))
-			barrier(t)
-			const R = 15
-			// A read-modify-write made of Get and Put is safe under an exclusive lock.
-			for i := 0; i < R; i++ {
-				for _, tg := range []int{0, n - 1} {
-					must(t, w.Lock(mpi.LockExclusive, tg, 0))
-					x := []T{v(-3)}
-					must(t, mpi.Get(w, x, tg, 1))
-					must(t, w.Flush(tg))
-					must(t, mpi.Put(w, []T{x[0] + v(1)}, tg, 1))
-					must(t, w.Unlock(tg))
-				}
-			}
-			must(t, world.Barrier())
-			want := v(n * R) // each of rank 0 and rank n-1 counted n·R increments
-			if n == 1 {
-				want = v(2 * R) // rank 0 is rank n-1: it counted both
-			}
-			for tg := 0; tg < n; tg++ {
-				must(t, w.Lock(mpi.LockShared, tg, 0))
-				x := []T{v(-3)}
-				must(t, mpi.Get(w, x, tg, 1))
-				must(t, w.Unlock(tg))
-				exp := v(0)
-				if tg == 0 || tg == n-1 {
-					exp = want
-				}
-				if x[0] != exp {
-					t.Errorf("counter at rank %d after %d locked increments per rank: %v, want %v", tg, R, x[0], exp)
-				}
-			}
-			err := w.Lock(mpi.LockType(99), 0, 0)
-			wantArgErr(t, "Lock(99)", err, "type", nil)
-			wantArgErr(t, "Lock(rank n)", w.Lock(mpi.LockExclusive, n, 0), "rank", nil)
-			wantArgErr(t, "Unlock(rank n)", w.Unlock(n), "rank", nil)
-			barrier(t)
-		})
+		t.Run("Put", func(t *testing.T) { rmaPut(t, w, loc) })
+		t.Run("Get", func(t *testing.T) { rmaGet(t, w, loc) })
+		t.Run("Accumulate", func(t *testing.T) { rmaAccumulate(t, w, loc) })
+		t.Run("Replace", func(t *testing.T) { rmaReplace(t, w, loc) })
+		t.Run("GetAccumulate", func(t *testing.T) { rmaGetAccumulate(t, w, loc) })
+		t.Run("FetchAndOp", func(t *testing.T) { rmaFetchAndOp(t, w, loc) })
+		t.Run("Requests", func(t *testing.T) { rmaRequests(t, w, loc) })
+		t.Run("ProcNull", func(t *testing.T) { rmaProcNull(t, w, loc) })
+		t.Run("LockExclusive", func(t *testing.T) { rmaLockExclusive(t, w, loc) })
 
 		must(t, w.Free())
 	})
+}
+
+func rmaPut[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n, me := world.Size(), world.Rank()
+	L := 3*n + 3
+	v := val[T]
+	must(t, w.LockAll(0))
+	for tg := 0; tg < n; tg++ {
+		buf := []T{v(100*me + 10*tg), v(100*me + 10*tg + 1), v(100*me + 10*tg + 2)}
+		must(t, mpi.Put(w, buf, tg, 3*me))
+		must(t, w.Flush(tg))
+	}
+	// The null process takes anything and changes nothing.
+	must(t, mpi.Put(w, []T{v(9)}, mpi.ProcNull, 1<<40))
+	must(t, w.UnlockAll())
+	barrier(t)
+	for s := 0; s < n; s++ {
+		for j := 0; j < 3; j++ {
+			if got, want := loc[3*s+j], v(100*s+10*me+j); got != want {
+				t.Errorf("rank %d element %d (from rank %d): %v, want %v", me, 3*s+j, s, got, want)
+			}
+		}
+	}
+	for j := 3 * n; j < L; j++ {
+		if loc[j] != v(-1) {
+			t.Errorf("untouched element %d: %v, want %v", j, loc[j], v(-1))
+		}
+	}
+}
+
+func rmaGet[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n := world.Size()
+	L := 3*n + 3
+	v := val[T]
+	must(t, w.LockAll(0))
+	for tg := 0; tg < n; tg++ {
+		got := make([]T, L)
+		setAll(got, v(-7))
+		must(t, mpi.Get(w, got, tg, 0))
+		must(t, w.Flush(tg))
+		for s := 0; s < n; s++ {
+			for j := 0; j < 3; j++ {
+				if want := v(100*s + 10*tg + j); got[3*s+j] != want {
+					t.Errorf("Get from rank %d element %d: %v, want %v", tg, 3*s+j, got[3*s+j], want)
+				}
+			}
+		}
+		for j := 3 * n; j < L; j++ {
+			if got[j] != v(-1) {
+				t.Errorf("Get from rank %d element %d: %v, want %v", tg, j, got[j], v(-1))
+			}
+		}
+		// A piece from the middle: the last written element and the first spare.
+		two := []T{v(-7), v(-7), v(-7)}
+		must(t, mpi.Get(w, two[:2], tg, 3*n-1))
+		must(t, w.Flush(tg))
+		if want := []T{v(100*(n-1) + 10*tg + 2), v(-1), v(-7)}; !slices.Equal(two, want) {
+			t.Errorf("Get 2 at %d from rank %d: %v, want %v", 3*n-1, tg, two, want)
+		}
+	}
+	must(t, w.UnlockAll())
+	barrier(t)
+}
+
+func rmaAccumulate[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n, me := world.Size(), world.Rank()
+	L := 3*n + 3
+	v := val[T]
+	setAll(loc, v(0))
+	barrier(t)
+	origin := make([]T, L)
+	for j := range origin {
+		origin[j] = v(me + 1 + j)
+	}
+	must(t, w.LockAll(0))
+	for tg := 0; tg < n; tg++ {
+		must(t, mpi.Accumulate(w, origin, tg, 0, mpi.Sum))
+		must(t, w.Flush(tg))
+	}
+	must(t, w.UnlockAll())
+	barrier(t)
+	for j := range loc {
+		// sum over r of (r+1+j)
+		if want := v(n*(n+1)/2 + n*j); loc[j] != want {
+			t.Errorf("Accumulate Sum element %d: %v, want %v", j, loc[j], want)
+		}
+	}
+}
+
+func rmaReplace[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n, me := world.Size(), world.Rank()
+	L := 3*n + 3
+	v := val[T]
+	setAll(loc, v(-5))
+	barrier(t)
+	must(t, w.LockAll(0))
+	for tg := 0; tg < n; tg++ {
+		must(t, mpi.Accumulate(w, []T{v(1000 + me)}, tg, me, mpi.Replace))
+		// Everyone replaces the last element with the same value.
+		must(t, mpi.Accumulate(w, []T{v(42)}, tg, L-1, mpi.Replace))
+		must(t, w.Flush(tg))
+	}
+	must(t, w.UnlockAll())
+	barrier(t)
+	for j := range loc {
+		want := v(-5)
+		switch {
+		case j < n:
+			want = v(1000 + j)
+		case j == L-1:
+			want = v(42)
+		}
+		if loc[j] != want {
+			t.Errorf("Accumulate Replace element %d: %v, want %v", j, loc[j], want)
+		}
+	}
+}
+
+func rmaGetAccumulate[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n, me := world.Size(), world.Rank()
+	L := 3*n + 3
+	v := val[T]
+	setAll(loc, v(0))
+	barrier(t)
+	must(t, w.LockAll(0))
+	olds := make([]T, n) // element 0 of every target before my addition
+	for tg := 0; tg < n; tg++ {
+		res := []T{v(-9), v(-9)}
+		must(t, mpi.GetAccumulate(w, []T{v(1), v(me + 1)}, res, tg, 0, mpi.Sum))
+		must(t, w.Flush(tg))
+		olds[tg] = res[0]
+	}
+	// Every target's counter went 0, 1, ..., n-1 as the ranks added 1.
+	all := make([]T, n*n)
+	must(t, mpi.Allgather(world, olds, all))
+	for tg := 0; tg < n; tg++ {
+		col := make([]T, n)
+		for r := 0; r < n; r++ {
+			col[r] = all[r*n+tg]
+		}
+		wantSet(t, fmt.Sprintf("GetAccumulate old values at rank %d", tg), col)
+	}
+	must(t, world.Barrier())
+	// NoOp is an atomic read.
+	for tg := 0; tg < n; tg++ {
+		res := []T{v(-9), v(-9)}
+		must(t, mpi.GetAccumulate(w, nil, res, tg, 0, mpi.NoOp))
+		must(t, w.Flush(tg))
+		if want := []T{v(n), v(n * (n + 1) / 2)}; !slices.Equal(res, want) {
+			t.Errorf("GetAccumulate NoOp at rank %d: %v, want %v", tg, res, want)
+		}
+	}
+	// A length mismatch is refused.
+	err := mpi.GetAccumulate(w, []T{v(1)}, make([]T, 2), me, 0, mpi.Sum)
+	wantArgErr(t, "GetAccumulate origin shorter than result", err, "origin", nil)
+	must(t, w.UnlockAll())
+	barrier(t)
+	for j := 2; j < L; j++ {
+		if loc[j] != v(0) {
+			t.Errorf("GetAccumulate touched element %d: %v", j, loc[j])
+		}
+	}
+}
+
+func rmaFetchAndOp[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n, me := world.Size(), world.Rank()
+	L := 3*n + 3
+	v := val[T]
+	setAll(loc, v(0))
+	barrier(t)
+	const K = 25
+	must(t, w.LockAll(0))
+	// Tickets from one counter on rank 0.
+	tickets := make([]T, K)
+	for i := range tickets {
+		old, err := mpi.FetchAndOp(w, v(1), 0, 0, mpi.Sum)
+		must(t, err)
+		tickets[i] = old
+	}
+	// Swaps on rank n-1's last element form a chain.
+	swapped, err := mpi.FetchAndOp(w, v(me+1), n-1, L-1, mpi.Replace)
+	must(t, err)
+	all := make([]T, n*K)
+	must(t, mpi.Allgather(world, tickets, all))
+	wantSet(t, "tickets", all)
+	for i := 1; i < K; i++ {
+		if real(complex128Of(tickets[i])) <= real(complex128Of(tickets[i-1])) {
+			t.Errorf("my tickets do not increase: %v", tickets)
+			break
+		}
+	}
+	must(t, world.Barrier())
+	cur, err := mpi.FetchAndOp(w, v(0), 0, 0, mpi.NoOp)
+	must(t, err)
+	if cur != v(n*K) {
+		t.Errorf("counter after %d tickets each: %v, want %v", K, cur, v(n*K))
+	}
+	last, err := mpi.FetchAndOp(w, v(0), n-1, L-1, mpi.NoOp)
+	must(t, err)
+	// The old values and the final value are 0, 1..n: each seen once.
+	chain := make([]T, n)
+	must(t, mpi.Allgather(world, []T{swapped}, chain))
+	chain = append(chain, last)
+	wantSet(t, "Replace chain", chain)
+	must(t, w.UnlockAll())
+	barrier(t)
+	if me == 0 && loc[0] != v(n*K) {
+		t.Errorf("counter in rank 0's memory: %v, want %v", loc[0], v(n*K))
+	}
+	for j := 1; j < L-1; j++ {
+		if loc[j] != v(0) {
+			t.Errorf("FetchAndOp touched element %d: %v", j, loc[j])
+		}
+	}
+}
+
+func rmaRequests[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n, me := world.Size(), world.Rank()
+	L := 3*n + 3
+	v := val[T]
+	setAll(loc, v(-1))
+	barrier(t)
+	tg, pred := (me+1)%n, (me+n-1)%n
+	must(t, w.LockAll(0))
+	src := []T{v(500 + me), v(501 + me), v(502 + me)}
+	r1, err := mpi.Rput(w, src, tg, 3*me)
+	must(t, err)
+	_, err = r1.Wait()
+	must(t, err)
+	must(t, w.Flush(tg))
+	must(t, world.Barrier())
+	got := make([]T, L)
+	setAll(got, v(-7))
+	r2, err := mpi.Rget(w, got, tg, 0)
+	must(t, err)
+	_, err = r2.Wait()
+	must(t, err)
+	for j := range got {
+		want := v(-1)
+		if j/3 == me && j < 3*n {
+			want = src[j%3]
+		}
+		if got[j] != want {
+			t.Errorf("Rget from rank %d element %d: %v, want %v", tg, j, got[j], want)
+		}
+	}
+	must(t, world.Barrier())
+	var reqs []*mpi.Request
+	for dst := 0; dst < n; dst++ {
+		r, err := mpi.Raccumulate(w, []T{v(2), v(3)}, dst, 3*n, mpi.Sum)
+		must(t, err)
+		reqs = append(reqs, r)
+	}
+	_, err = mpi.Waitall(reqs...)
+	must(t, err)
+	must(t, w.FlushAll())
+	must(t, w.UnlockAll())
+	barrier(t)
+	for j := range loc {
+		want := v(-1)
+		switch {
+		case j/3 == pred && j < 3*n:
+			want = v(500 + pred + j%3)
+		case j == 3*n:
+			want = v(-1 + 2*n)
+		case j == 3*n+1:
+			want = v(-1 + 3*n)
+		}
+		if loc[j] != want {
+			t.Errorf("after Rput/Raccumulate element %d: %v, want %v", j, loc[j], want)
+		}
+	}
+}
+
+func rmaProcNull[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	v := val[T]
+	// The null process: every call succeeds and nothing changes.
+	setAll(loc, v(-1))
+	barrier(t)
+	pn := mpi.ProcNull
+	must(t, w.Lock(mpi.LockShared, pn, 0))
+	must(t, w.Unlock(pn))
+	must(t, w.LockAll(0))
+	buf := []T{v(3), v(4)}
+	must(t, mpi.Put(w, buf, pn, 0))
+	must(t, mpi.Get(w, buf, pn, 0))
+	must(t, mpi.Accumulate(w, buf, pn, 1<<40, mpi.Sum))
+	must(t, mpi.GetAccumulate(w, buf[:1], buf[1:], pn, 0, mpi.Sum))
+	old, err := mpi.FetchAndOp(w, v(5), pn, 0, mpi.Sum)
+	must(t, err)
+	if old != v(0) {
+		t.Errorf("FetchAndOp on ProcNull returned %v", old)
+	}
+	r, err := mpi.Rget(w, buf, pn, 0)
+	must(t, err)
+	_, err = r.Wait()
+	must(t, err)
+	must(t, w.Flush(pn))
+	must(t, w.FlushLocal(pn))
+	must(t, w.FlushAll())
+	if buf[0] != v(3) || buf[1] != v(4) {
+		t.Errorf("ProcNull calls changed the origin: %v", buf)
+	}
+	must(t, w.UnlockAll())
+	barrier(t)
+	for j := range loc {
+		if loc[j] != v(-1) {
+			t.Errorf("ProcNull calls changed element %d: %v", j, loc[j])
+		}
+	}
+}
+
+func rmaLockExclusive[T mpi.Elem](t *testing.T, w *mpi.Win, loc []T) {
+	world := mpi.World()
+	n := world.Size()
+	v := val[T]
+	setAll(loc, v(0))
+	barrier(t)
+	const R = 15
+	// A read-modify-write made of Get and Put is safe under an exclusive lock.
+	for i := 0; i < R; i++ {
+		for _, tg := range []int{0, n - 1} {
+			must(t, w.Lock(mpi.LockExclusive, tg, 0))
+			x := []T{v(-3)}
+			must(t, mpi.Get(w, x, tg, 1))
+			must(t, w.Flush(tg))
+			must(t, mpi.Put(w, []T{x[0] + v(1)}, tg, 1))
+			must(t, w.Unlock(tg))
+		}
+	}
+	must(t, world.Barrier())
+	want := v(n * R) // each of rank 0 and rank n-1 counted n·R increments
+	if n == 1 {
+		want = v(2 * R) // rank 0 is rank n-1: it counted both
+	}
+	for tg := 0; tg < n; tg++ {
+		must(t, w.Lock(mpi.LockShared, tg, 0))
+		x := []T{v(-3)}
+		must(t, mpi.Get(w, x, tg, 1))
+		must(t, w.Unlock(tg))
+		exp := v(0)
+		if tg == 0 || tg == n-1 {
+			exp = want
+		}
+		if x[0] != exp {
+			t.Errorf("counter at rank %d after %d locked increments per rank: %v, want %v", tg, R, x[0], exp)
+		}
+	}
+	err := w.Lock(mpi.LockType(99), 0, 0)
+	wantArgErr(t, "Lock(99)", err, "type", nil)
+	wantArgErr(t, "Lock(rank n)", w.Lock(mpi.LockExclusive, n, 0), "rank", nil)
+	wantArgErr(t, "Unlock(rank n)", w.Unlock(n), "rank", nil)
+	barrier(t)
 }
 
 func complex128Of[T mpi.Elem](x T) complex128 {
