@@ -1,0 +1,133 @@
+package ga
+
+import (
+	"cmp"
+	"math"
+	"math/cmplx"
+	"reflect"
+	"unsafe"
+)
+
+// Some operations depend on the kind of number an element is: real elements
+// are ordered by value and complex ones by magnitude, as GA C orders them.
+// Go's generics allow neither < nor an absolute value on a type set that
+// holds complex types, so these kernels, one set per call, view each run as
+// its element type's underlying type and work on whole runs.
+type kernels[T Elem] struct {
+	// abs sets each element to its absolute value; a complex z becomes
+	// (|z|, 0), as GA_Abs_value does.
+	abs func(run []T)
+	// pick sets dst[i] to x[i] if it ranks above y[i] (below, if !larger),
+	// else to y[i]: on ties, y.
+	pick func(dst, x, y []T, larger bool)
+	// norms returns the sum and the maximum of |x| over the run.
+	norms func(run []T) (sum, most float64)
+}
+
+// ordered are the underlying types of the real elements.
+type ordered interface {
+	~int32 | ~int64 | ~float32 | ~float64
+}
+
+// complexes are the underlying types of the complex elements.
+type complexes interface {
+	~complex64 | ~complex128
+}
+
+// view is run seen as []U, U being T's underlying type.
+func view[U, T any](run []T) []U {
+	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(run))), len(run))
+}
+
+func kernelsOf[T Elem]() kernels[T] {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int32:
+		return realKernels[T, int32]()
+	case reflect.Int64:
+		return realKernels[T, int64]()
+	case reflect.Float32:
+		return realKernels[T, float32]()
+	case reflect.Float64:
+		return realKernels[T, float64]()
+	case reflect.Complex64:
+		return complexKernels[T, complex64]()
+	default:
+		return complexKernels[T, complex128]()
+	}
+}
+
+func realKernels[T Elem, U ordered]() kernels[T] {
+	return kernelsOver[T](
+		func(u []U) {
+			for i, v := range u {
+				if v < 0 {
+					u[i] = -v
+				}
+			}
+		},
+		// GA's comparisons, not cmp.Compare's total order: NaN ties.
+		func(x, y U) int {
+			switch {
+			case x > y:
+				return 1
+			case x < y:
+				return -1
+			}
+			return 0
+		},
+		func(x U) float64 { return math.Abs(float64(x)) })
+}
+
+func complexKernels[T Elem, U complexes]() kernels[T] {
+	return kernelsOver[T](
+		func(u []U) {
+			for i, v := range u {
+				u[i] = U(complex(cmplx.Abs(complex128(v)), 0))
+			}
+		},
+		func(x, y U) int { return magCmp(complex128(x), complex128(y)) },
+		func(x U) float64 { return cmplx.Abs(complex128(x)) })
+}
+
+// kernelsOver makes T's kernels from those of its underlying type U: abs on
+// a run, the order that pick follows, and the magnitude the norms sum.
+func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag func(x U) float64) kernels[T] {
+	return kernels[T]{
+		abs: func(run []T) { abs(view[U](run)) },
+		pick: func(dst, x, y []T, larger bool) {
+			d, a, b := view[U](dst), view[U](x), view[U](y)
+			for i := range d {
+				c := order(a[i], b[i])
+				if larger && c > 0 || !larger && c < 0 {
+					d[i] = a[i]
+				} else {
+					d[i] = b[i]
+				}
+			}
+		},
+		norms: func(run []T) (sum, most float64) {
+			for _, v := range view[U](run) {
+				m := mag(v)
+				sum += m
+				most = max(most, m)
+			}
+			return sum, most
+		},
+	}
+}
+
+// magCmp compares |x| with |y| by their squares, which, scaled by a power of
+// two (exactly) to neither overflow nor underflow, tie whenever the
+// magnitudes do for exactly representable values (a rounded hypot may not).
+func magCmp(x, y complex128) int {
+	m := max(math.Abs(real(x)), math.Abs(imag(x)), math.Abs(real(y)), math.Abs(imag(y)))
+	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
+		return cmp.Compare(cmplx.Abs(x), cmplx.Abs(y))
+	}
+	_, e := math.Frexp(m)
+	sq := func(z complex128) float64 {
+		re, im := math.Ldexp(real(z), -e), math.Ldexp(imag(z), -e)
+		return re*re + im*im
+	}
+	return cmp.Compare(sq(x), sq(y))
+}
