@@ -8,3 +8,9 @@ func SetMaxPiece(n int) (restore func()) {
 	maxPiece = n
 	return func() { maxPiece = old }
 }
+
+// WithNodes makes the runtime take the processes for which nodeOf returns
+// the same number as sharing a node, in place of the node they really run on:
+// a job on one machine then has segments that span "nodes", with some parts
+// mapped and others reached through MPI.
+func WithNodes(nodeOf func() int) Option { return func(rt *Runtime) { rt.nodeOf = nodeOf } }

@@ -33,8 +33,9 @@ const (
 type retiredWin struct {
 	win   *mpi.Win
 	comm  *mpi.Comm
-	pages []byte // the inaccessible pages, or nil
-	bytes int    // the window's size over all its processes
+	extra *mpi.Comm // freed after win (a node's communicator), or nil
+	pages []byte    // the inaccessible pages, or nil
+	bytes int       // the window's size over all its processes
 }
 
 type retirement struct {
@@ -58,8 +59,12 @@ func innerPages(p []byte) []byte {
 }
 
 // retire keeps w, whose local part is local and whose parts over c add up to
-// bytes, until Finalize or the limits above.
-func (r *retirement) retire(w *mpi.Win, c *mpi.Comm, local []byte, bytes int) error {
+// bytes, until Finalize or the limits above; then it frees w and extra (if
+// not nil), a communicator that w needs until then. w's communicator may
+// be c or, for a segment over several nodes, c's ranks on this node: every
+// process of c retires the same segments in the same order, so each node's
+// processes free their window together.
+func (r *retirement) retire(w *mpi.Win, c *mpi.Comm, local []byte, bytes int, extra *mpi.Comm) error {
 	pages := innerPages(local)
 	if pages != nil {
 		// Shared memory gives its pages back to the file system only when
@@ -72,7 +77,7 @@ func (r *retirement) retire(w *mpi.Win, c *mpi.Comm, local []byte, bytes int) er
 		}
 	}
 	r.mu.Lock()
-	r.wins = append(r.wins, retiredWin{win: w, comm: c, pages: pages, bytes: bytes})
+	r.wins = append(r.wins, retiredWin{win: w, comm: c, extra: extra, pages: pages, bytes: bytes})
 	var oldest []retiredWin
 	for {
 		n, sum, first := 0, 0, -1
@@ -114,6 +119,11 @@ func freeRetired(wins []retiredWin) error {
 		}
 		if err := x.win.Free(); err != nil {
 			return err
+		}
+		if x.extra != nil {
+			if err := x.extra.Free(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

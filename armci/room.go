@@ -13,17 +13,18 @@ import (
 // rank refuses alike.
 var ErrNoRoom = errors.New("not enough memory")
 
-// room checks that a segment whose ranks on this node ask for sizes (bytes)
-// can be allocated: a shared-memory segment's parts together must fit the
-// file system that backs them (Open MPI's osc_sm_backing_directory,
-// /dev/shm unless set), and any part must fit the machine's memory and swap.
-// It is a plausibility check, not a promise: memory in use by others can
-// still run out later.
-func room(sizes []int, me int, shm bool) error {
-	if total := MachineMemory(); uint64(sizes[me]) > total {
-		return fmt.Errorf("%w: %d bytes on this process; the machine has %d bytes of memory and swap", ErrNoRoom, sizes[me], total)
+// room checks that a segment whose part on this process has size bytes, and
+// whose parts in this node's shared memory have the sizes mapped (nil: none),
+// can be allocated: the shared parts together must fit the file system that
+// backs them (Open MPI's osc_sm_backing_directory, /dev/shm unless set), and
+// this process's part must fit the machine's memory and swap. It is a
+// plausibility check, not a promise: memory in use by others can still run
+// out later.
+func room(size int, mapped []int) error {
+	if total := MachineMemory(); uint64(size) > total {
+		return fmt.Errorf("%w: %d bytes on this process; the machine has %d bytes of memory and swap", ErrNoRoom, size, total)
 	}
-	if !shm {
+	if mapped == nil {
 		return nil
 	}
 	dir := os.Getenv("OMPI_MCA_osc_sm_backing_directory")
@@ -36,7 +37,7 @@ func room(sizes []int, me int, shm bool) error {
 	}
 	free := fs.Bavail * uint64(fs.Bsize)
 	var sum uint64
-	for _, n := range sizes {
+	for _, n := range mapped {
 		sum += uint64(n) + header
 	}
 	if sum > free {

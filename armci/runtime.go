@@ -17,6 +17,7 @@ type Runtime struct {
 	size   int
 	shm    bool        // may map peers' segments through shared memory
 	single bool        // every rank of comm shares one node
+	nodeOf func() int  // this process's node number, for tests; nil: the real node
 	bar    *shmBarrier // Barrier in shared memory, where the ranks share a node
 
 	rmaSegments atomic.Int32  // live segments on the MPI path
@@ -69,33 +70,42 @@ func Init(c *mpi.Comm, opts ...Option) (*Runtime, error) {
 	for _, o := range opts {
 		o(rt)
 	}
-	if rt.single, err = oneNode(dup); err != nil {
+	if err := rt.setUp(); err != nil {
 		dup.Free()
 		return nil, err
-	}
-	if rt.shm && rt.single {
-		if rt.shm, err = sharedWindows(dup); err != nil {
-			dup.Free()
-			return nil, err
-		}
-		if rt.shm {
-			if rt.bar, err = newShmBarrier(dup); err != nil {
-				dup.Free()
-				return nil, err
-			}
-		}
 	}
 	return rt, nil
 }
 
-// sharedWindows reports whether MPI makes shared-memory windows on c; it is
-// collective. Not every one-sided component does: Open MPI's osc ucx (the
-// network path, selected with --mca osc ucx) refuses MPI_Win_allocate_shared
-// even on one node, and every Malloc would then fail. The runtime falls back to
-// RMA windows there. Component selection depends only on the job's MCA
-// parameters, so the ranks agree; the Allreduce makes sure of it.
-func sharedWindows(c *mpi.Comm) (bool, error) {
-	w, err := mpi.WinAllocateShared(c, header, 1)
+// setUp learns whether the ranks share one node and whether MPI makes
+// shared-memory windows among the ranks of a node; it is collective.
+func (rt *Runtime) setUp() error {
+	node, single, err := rt.splitNodes(rt.comm)
+	if err != nil {
+		return err
+	}
+	defer node.Free()
+	rt.single = single
+	if !rt.shm {
+		return nil
+	}
+	if rt.shm, err = sharedWindows(node, rt.comm); err != nil || !rt.shm || !single {
+		return err
+	}
+	rt.bar, err = newShmBarrier(rt.comm)
+	return err
+}
+
+// sharedWindows reports whether MPI makes shared-memory windows on node (a
+// communicator of the ranks of one node) on every node of c; it is
+// collective over c. Not every one-sided component does: Open MPI's osc ucx
+// (the network path, selected with --mca osc ucx) refuses
+// MPI_Win_allocate_shared even on one node, and every Malloc would then
+// fail. The runtime falls back to RMA windows there. Component selection
+// depends only on the job's MCA parameters, so the ranks agree; the
+// Allreduce makes sure of it.
+func sharedWindows(node, c *mpi.Comm) (bool, error) {
+	w, err := mpi.WinAllocateShared(node, header, 1)
 	ok := 0
 	if err == nil {
 		ok = 1
@@ -112,21 +122,25 @@ func sharedWindows(c *mpi.Comm) (bool, error) {
 	return false, nil
 }
 
-// oneNode reports whether every rank of c shares one node; it is collective.
-func oneNode(c *mpi.Comm) (bool, error) {
-	node, err := c.SplitType(mpi.SplitShared, 0)
-	if err != nil {
-		return false, err
+// splitNodes returns the communicator of the ranks of c on this process's
+// node, and whether that is all of c; it is collective over c.
+func (rt *Runtime) splitNodes(c *mpi.Comm) (*mpi.Comm, bool, error) {
+	var node *mpi.Comm
+	var err error
+	if rt.nodeOf != nil {
+		node, err = c.Split(rt.nodeOf(), c.Rank())
+	} else {
+		node, err = c.SplitType(mpi.SplitShared, c.Rank())
 	}
-	n := node.Size()
-	if err := node.Free(); err != nil {
-		return false, err
+	if err != nil {
+		return nil, false, err
 	}
 	all := []int{0}
-	if err := mpi.Allreduce(c, []int{n}, all, mpi.Min); err != nil {
-		return false, err
+	if err := mpi.Allreduce(c, []int{node.Size()}, all, mpi.Min); err != nil {
+		node.Free()
+		return nil, false, err
 	}
-	return all[0] == c.Size(), nil
+	return node, all[0] == c.Size(), nil
 }
 
 // Comm returns the runtime's communicator (a duplicate of the one given to Init).
@@ -138,8 +152,12 @@ func (rt *Runtime) Rank() int { return rt.rank }
 // Size returns the number of processes.
 func (rt *Runtime) Size() int { return rt.size }
 
-// SharedMemory reports whether segments on one node are mapped directly.
+// SharedMemory reports whether the parts of segments on this process's node
+// are mapped directly (every part, where all ranks share one node).
 func (rt *Runtime) SharedMemory() bool { return rt.shm }
+
+// SingleNode reports whether every rank of the runtime shares one node.
+func (rt *Runtime) SingleNode() bool { return rt.single }
 
 func (rt *Runtime) valid(op string) error {
 	if rt == nil {
@@ -258,7 +276,11 @@ func (rt *Runtime) startProgress() {
 	if rt.progressStop != nil {
 		return
 	}
-	pc, err := rt.comm.Dup()
+	// Any MPI call that polls drives progress for every window; a private
+	// communicator of this process alone keeps the probe local (a duplicate
+	// of the runtime's would be a collective call, and only some processes
+	// start this goroutine when only some have a segment off their node).
+	pc, err := mpi.Self().Dup()
 	if err != nil {
 		return
 	}

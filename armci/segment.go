@@ -44,6 +44,10 @@ type Segment struct {
 	parts     [][]byte
 	locks     []*uint32
 
+	// node: the parts of this node's ranks, where the segment spans nodes and
+	// maps them (win is then an RMA window over their memory).
+	node *nodeParts
+
 	freed bool
 }
 
@@ -63,7 +67,7 @@ func (rt *Runtime) Malloc(size int) (*Segment, error) {
 	if err := rt.valid("Malloc"); err != nil {
 		return nil, err
 	}
-	return rt.malloc("Malloc", rt.comm, size, rt.single)
+	return rt.malloc("Malloc", rt.comm, size)
 }
 
 // MallocGroup allocates a segment over c, a communicator of some of the
@@ -80,11 +84,7 @@ func (rt *Runtime) MallocGroup(c *mpi.Comm, size int) (*Segment, error) {
 	if err != nil {
 		return nil, err
 	}
-	single, err := oneNode(c)
-	if err != nil {
-		return nil, err
-	}
-	s, err := rt.malloc("MallocGroup", c, size, single)
+	s, err := rt.malloc("MallocGroup", c, size)
 	if err != nil {
 		return nil, err
 	}
@@ -121,39 +121,65 @@ func (rt *Runtime) translate(c *mpi.Comm) ([]int, error) {
 	return out, nil
 }
 
-func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segment, error) {
-	// Every rank must learn of a mistake or of a size that cannot exist, or
-	// the others would wait in the window's creation: agree first.
-	shm := rt.shm && single
+// malloc allocates a segment over c, a communicator of the runtime's
+// processes; it is collective over c. Where shared memory may be used, the
+// parts of each node's ranks are mapped by each other: all of them when c
+// is on one node (mapAll), else those of each node, the rest reached through
+// an RMA window (mapNodes).
+func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 	sizes := make([]int, c.Size())
 	if err := mpi.Allgather(c, []int{size}, sizes); err != nil {
 		return nil, err
 	}
-	verdict := 0
 	for r, n := range sizes {
 		if n < 0 {
 			return nil, argErr(op, "size", "negative on rank %d (%d)", r, n)
 		}
 	}
-	cause := room(sizes, c.Rank(), shm)
+	var node *nodeParts
+	single := c == rt.comm && rt.single
+	if rt.shm && !single {
+		var err error
+		if node, single, err = rt.nodeParts(c); err != nil {
+			return nil, err
+		}
+	}
+	// Every rank must learn of a size that cannot exist, or the others would
+	// wait in the window's creation: agree first.
+	var mapped []int // the sizes of the parts in this node's shared memory
+	switch {
+	case rt.shm && single:
+		mapped = sizes
+	case node != nil:
+		for _, r := range node.ranks {
+			mapped = append(mapped, sizes[r])
+		}
+	}
+	cause := room(sizes[c.Rank()], mapped)
+	verdict := 0
 	if cause != nil {
 		verdict = c.Rank() + 1
 	}
 	all := []int{0}
 	if err := mpi.Allreduce(c, []int{verdict}, all, mpi.Max); err != nil {
+		node.free()
 		return nil, err
 	}
 	if all[0] > 0 {
+		node.free()
 		if cause == nil {
 			cause = fmt.Errorf("%w on rank %d", ErrNoRoom, all[0]-1)
 		}
 		return nil, &Error{Op: op, Arg: "size", Msg: cause.Error(), Err: ErrNoRoom}
 	}
-	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), allMapped: shm, sizes: sizes}
+	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), allMapped: rt.shm && single, sizes: sizes}
 	var err error
-	if s.allMapped {
+	switch {
+	case s.allMapped:
 		err = s.mapAll(size)
-	} else {
+	case node != nil:
+		err = s.mapNodes(node, size)
+	default:
 		err = s.openRMA(size)
 	}
 	if err != nil {
@@ -165,12 +191,52 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int, single bool) (*Segme
 	return s, nil
 }
 
+// nodeParts are the ranks of a segment's communicator on this process's
+// node, whose parts this process maps.
+type nodeParts struct {
+	comm  *mpi.Comm
+	ranks []int    // their ranks in the segment's communicator, by rank in comm
+	win   *mpi.Win // their shared-memory window, once allocated
+}
+
+// nodeParts splits c by node; it is collective over c. It returns nil and
+// true when c is on one node.
+func (rt *Runtime) nodeParts(c *mpi.Comm) (*nodeParts, bool, error) {
+	comm, single, err := rt.splitNodes(c)
+	if err != nil || single {
+		if comm != nil {
+			comm.Free()
+		}
+		return nil, single, err
+	}
+	n := &nodeParts{comm: comm, ranks: make([]int, comm.Size())}
+	if err := mpi.Allgather(comm, []int{c.Rank()}, n.ranks); err != nil {
+		comm.Free()
+		return nil, false, err
+	}
+	return n, false, nil
+}
+
+// free frees what n holds (nothing if n is nil).
+func (n *nodeParts) free() {
+	if n == nil {
+		return
+	}
+	if n.win != nil {
+		n.win.Free()
+	}
+	n.comm.Free()
+}
+
+// partSize is the room a part of size bytes takes in a shared-memory window:
+// the accumulate lock in front, and whole cache lines, so that every part
+// (and its lock) is aligned for any element type.
+func partSize(size int) int { return header + (size+header-1)/header*header }
+
 // mapAll makes the segment one shared-memory window whose parts every rank
 // maps; it is collective.
 func (s *Segment) mapAll(size int) error {
-	// Round every part up to whole cache lines, so that each part (and the
-	// lock in front of it) is aligned for any element type.
-	w, err := mpi.WinAllocateShared(s.comm, header+(size+header-1)/header*header, 1)
+	w, err := mpi.WinAllocateShared(s.comm, partSize(size), 1)
 	if err != nil {
 		return err
 	}
@@ -192,6 +258,48 @@ func (s *Segment) mapAll(size int) error {
 		return err
 	}
 	s.win = w
+	return nil
+}
+
+// mapNodes makes the segment a shared-memory window on each node, whose
+// parts the node's ranks map, and an RMA window over those windows' memory
+// through which every other part is reached; it is collective. Accumulate
+// and read-modify-write go through the RMA window on every target, mapped
+// ones included: MPI's accumulates from other nodes are atomic only against
+// other MPI accumulates.
+func (s *Segment) mapNodes(node *nodeParts, size int) error {
+	var err error
+	if node.win, err = mpi.WinAllocateShared(node.comm, partSize(size), 1); err != nil {
+		node.free()
+		return err
+	}
+	s.parts, s.to = make([][]byte, s.comm.Size()), make([]transport, s.comm.Size())
+	for nr, r := range node.ranks {
+		mem, err := mpi.SharedQuery[byte](node.win, nr)
+		if err != nil {
+			node.free()
+			return err
+		}
+		s.parts[r] = mem[header : header+s.sizes[r]]
+		s.to[r] = &mapped{part: s.parts[r], word: &s.rt.fenceWord}
+	}
+	if s.win, err = mpi.WinCreateShared(s.comm, node.win, header, 1); err != nil {
+		node.free()
+		return err
+	}
+	if err := s.win.LockAll(mpi.ModeNocheck); err != nil {
+		s.win.Free()
+		node.free()
+		return err
+	}
+	for r := range s.to {
+		if s.to[r] == nil {
+			s.to[r] = &overMPI{s: s, rank: r}
+		}
+	}
+	s.node = node
+	s.rt.startProgress()
+	s.rt.rmaSegments.Add(1)
 	return nil
 }
 
@@ -236,11 +344,20 @@ func (s *Segment) Free() error {
 	for _, n := range s.sizes {
 		total += n
 	}
-	if err := s.rt.retired.retire(s.win, s.comm, s.Local(), total); err != nil {
+	// The memory belongs to the window that is retired (guard.go); an RMA
+	// window over a node's shared memory owns none and goes at once.
+	keep, extra := s.win, (*mpi.Comm)(nil)
+	if s.node != nil {
+		if err := s.win.Free(); err != nil {
+			return err
+		}
+		keep, extra = s.node.win, s.node.comm
+	}
+	if err := s.rt.retired.retire(keep, s.comm, s.Local(), total, extra); err != nil {
 		return err
 	}
 	s.freed = true
-	s.parts, s.locks, s.to = nil, nil, nil
+	s.parts, s.locks, s.to, s.node = nil, nil, nil, nil
 	if !s.allMapped {
 		s.rt.rmaSegments.Add(-1)
 	}
@@ -313,8 +430,11 @@ func LocalAs[T any](s *Segment) ([]T, error) {
 // (every rank if rank < 0).
 func (s *Segment) fence(rank int) error {
 	if rank < 0 {
+		if s.parts != nil {
+			s.rt.fenceWord.Add(1) // orders the copies into mapped parts
+		}
 		if s.allMapped {
-			return s.to[s.rank].fence()
+			return nil
 		}
 		return s.win.FlushAll()
 	}

@@ -188,6 +188,32 @@ func WinCreate(c *Comm, m *Mem, dispUnit int) (*Win, error) {
 	return newWin("WinCreate", c, h, m.p, m.n, dispUnit, false)
 }
 
+// WinCreateShared is MPI_Win_create over this rank's part of the
+// shared-memory window sw from byte offset off on, so that ranks of c off
+// the node reach by RMA the memory that sw's ranks load and store directly.
+// It is collective over c. The new window must be freed before sw.
+func WinCreateShared(c *Comm, sw *Win, off, dispUnit int) (*Win, error) {
+	if err := sw.valid("WinCreateShared"); err != nil {
+		return nil, err
+	}
+	if !sw.shared {
+		return nil, argErr("WinCreateShared", "sw", "not a shared-memory window (use WinAllocateShared)")
+	}
+	if off < 0 || off > sw.size {
+		return nil, argErr("WinCreateShared", "off", "%d outside the %d-byte part", off, sw.size)
+	}
+	size := sw.size - off
+	if err := winArgs("WinCreateShared", c, size, dispUnit); err != nil {
+		return nil, err
+	}
+	base := unsafe.Add(sw.base, off)
+	h, rc := cgo.WinCreate(base, size, dispUnit, c.h)
+	if err := check("WinCreateShared", rc); err != nil {
+		return nil, err
+	}
+	return newWin("WinCreateShared", c, h, base, size, dispUnit, false)
+}
+
 func (w *Win) valid(op string) error {
 	if err := running(op); err != nil {
 		return err

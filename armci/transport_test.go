@@ -1,0 +1,69 @@
+package armci_test
+
+import (
+	"testing"
+
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// pairs puts the world's ranks on "nodes" of two: 0 and 1 on node 0, 2 and 3
+// on node 1, and so on.
+func pairs() int { return mpi.World().Rank() / 2 }
+
+// TestNodes runs the transfer and atomicity tests on segments that span
+// nodes (simulated: ranks taken as pairs sharing a node): each process maps
+// the parts of its node's ranks and reaches the others through MPI, within
+// one segment and one operation.
+func TestNodes(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		if mpitest.OverNetwork() {
+			t.Skip("osc ucx over TCP makes no shared-memory windows: nothing is mapped")
+		}
+		for _, c := range []struct {
+			name string
+			f    func(t *testing.T, rt *armci.Runtime)
+		}{
+			{"Transports", testTransports},
+			{"PutGet", testPutGet}, {"Acc", testAcc}, {"Strided", testStrided},
+			{"StridedOdd", testStridedOdd}, {"AccS", testAccS}, {"Vector", testVector},
+			{"ZeroSize", testZeroSize}, {"Group", testGroup}, {"FenceThenRead", testFenceThenRead},
+			{"MapIn", testMapIn}, {"RMW", testRMW}, {"NonBlocking", testNonBlocking},
+			{"Errors", testErrors}, {"Collective", testCollectiveErrors},
+			{"AccContention", testAccContention}, {"Tickets", testTickets},
+			{"SwapCAS", testSwapCAS}, {"Mutexes", testMutexes},
+			{"Goroutines", goroutines(4, reps().threaded)}, {"Finalize", testFinalize},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				rt, err := armci.Init(mpi.World(), armci.WithNodes(pairs))
+				must(t, err)
+				c.f(t, rt)
+				must(t, rt.Finalize())
+			})
+		}
+	})
+}
+
+// testTransports checks that a segment over simulated nodes maps exactly
+// the parts of this process's node.
+func testTransports(t *testing.T, rt *armci.Runtime) {
+	np, me := rt.Size(), rt.Rank()
+	if rt.SingleNode() != (np <= 2) {
+		t.Errorf("SingleNode() = %v on %d ranks in pairs", rt.SingleNode(), np)
+	}
+	if !rt.SharedMemory() {
+		t.Errorf("SharedMemory() = false: node parts should be mapped")
+	}
+	s, err := rt.Malloc(64)
+	must(t, err)
+	if s.SharedMemory() != (np <= 2) {
+		t.Errorf("segment SharedMemory() = %v on %d ranks in pairs", s.SharedMemory(), np)
+	}
+	for r := range np {
+		if want := r/2 == me/2; s.Mapped(r) != want {
+			t.Errorf("Mapped(%d) = %v on rank %d, want %v", r, s.Mapped(r), me, want)
+		}
+	}
+	must(t, s.Free())
+}
