@@ -239,3 +239,23 @@ func elemPick[T Elem](op string, a, b, c side[T], larger bool) error {
 	pick := kernelsOf[T]().pick
 	return elemOp(op, c, []side[T]{a, b}, nil, func(dst []T, src [][]T) { pick(dst, src[0], src[1], larger) })
 }
+
+// Median sets m to the element-wise median of a, b and c (GA_Median): of
+// two equal operands, a's; complex elements compare by magnitude and m gets
+// the operand itself. The four arrays have the same number of elements;
+// shapes and distributions may differ, and m may be any of a, b and c. It
+// is collective.
+func Median[T Elem](a, b, c, m *Array[T]) error {
+	return median("Median", patchOf(a), patchOf(b), patchOf(c), patchOf(m))
+}
+
+// MedianPatch is Median on patches with the same number of elements
+// (GA_Median_patch). It is collective.
+func MedianPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int, m *Array[T], mlo, mhi []int) error {
+	return median("MedianPatch", side[T]{a, alo, ahi, false}, side[T]{b, blo, bhi, false}, side[T]{c, clo, chi, false}, side[T]{a: m, lo: mlo, hi: mhi})
+}
+
+func median[T Elem](op string, a, b, c, m side[T]) error {
+	med := kernelsOf[T]().median
+	return elemOp(op, m, []side[T]{a, b, c}, nil, func(dst []T, src [][]T) { med(dst, src[0], src[1], src[2]) })
+}

@@ -14,7 +14,7 @@ import (
 )
 
 // TestElemOps checks AbsValue, AddConstant, Recip, ElemMultiply,
-// ElemDivide, ElemMaximum and ElemMinimum, whole and patch forms, against a
+// ElemDivide, ElemMaximum, ElemMinimum and Median, whole and patch forms, against a
 // sequential model on random data in every element type, on arrays of four
 // layouts distributed differently from each other, with patches at odd
 // offsets and of other shapes, aliased outputs, and zero divisors, on 1-4
@@ -68,6 +68,24 @@ func pickModel[T ga.Elem](x, y T, larger bool) T {
 	c := cmpModel(x, y)
 	if larger && c > 0 || !larger && c < 0 {
 		return x
+	}
+	return y
+}
+
+// medianModel is GA_Median's choice among x, y and z.
+func medianModel[T ga.Elem](x, y, z T) T {
+	c := cmpModel(x, y)
+	if c == 0 {
+		return x
+	}
+	if c > 0 {
+		x, y = y, x
+	}
+	switch {
+	case cmpModel(z, x) < 0:
+		return x
+	case cmpModel(z, y) <= 0:
+		return z
 	}
 	return y
 }
@@ -194,6 +212,8 @@ func binaryOps[T ga.Elem](t *testing.T, ka, kb, kc string, rng *rand.Rand) {
 	defer destroy(t, c.a)
 	d := newLayout[T](t, kb, []int{11, 9}, rng) // a's element count
 	defer destroy(t, d.a)
+	e := newLayout[T](t, kc, []int{3, 33}, rng) // a's element count
+	defer destroy(t, e.a)
 
 	alo, ahi := []int{2, 1}, []int{7, 4}  // 6x4
 	blo, bhi := []int{3, 5}, []int{6, 10} // 4x6
@@ -228,6 +248,17 @@ func binaryOps[T ga.Elem](t *testing.T, ka, kb, kc string, rng *rand.Rand) {
 	binary("ElemMinimumPatch", a, alo, ahi, b, blo, bhi, c, clo, chi, ga.ElemMinimumPatch[T], minOf)
 	binary("ElemMaximumPatch with the operands swapped", b, blo, bhi, a, alo, ahi, c, clo, chi, ga.ElemMaximumPatch[T], maxOf)
 
+	// The median of three patches, into the third's; ties in c too.
+	c.set(t, []int{1, 1}, mk[T](5, 0))
+	c.set(t, []int{1, 2}, mk[T](0, 6))
+	mpitest.Must(t, ga.MedianPatch(a.a, alo, ahi, b.a, blo, bhi, c.a, clo, chi, c.a, clo, chi))
+	pa, pb := order(a.a.Dims(), alo, ahi, false), order(b.a.Dims(), blo, bhi, false)
+	zs := slices.Clone(c.model)
+	for k, p := range order(c.a.Dims(), clo, chi, false) {
+		c.model[p] = medianModel(a.model[pa[k]], b.model[pb[k]], zs[p])
+	}
+	c.check(t, "MedianPatch into its third operand")
+
 	// A zero in the divisor's patch: refused everywhere, c unchanged.
 	b.noZeros(t, blo, bhi, mk[T](-2, 1))
 	b.set(t, []int{5, 7}, 0)
@@ -258,6 +289,11 @@ func binaryOps[T ga.Elem](t *testing.T, ka, kb, kc string, rng *rand.Rand) {
 	whole("ElemMultiply into its first operand", a, d, a, ga.ElemMultiply[T], mul)
 	whole("ElemMaximum into its first operand", d, a, d, ga.ElemMaximum[T], maxOf)
 	whole("ElemMinimum into its second operand", d, a, a, ga.ElemMinimum[T], minOf)
+	mpitest.Must(t, ga.Median(a.a, d.a, e.a, d.a))
+	for k := range d.model {
+		d.model[k] = medianModel(a.model[k], d.model[k], e.model[k])
+	}
+	d.check(t, "Median into its second operand")
 	a.noZeros(t, []int{0, 0}, []int{8, 10}, mk[T](3, 0))
 	d.set(t, []int{10, 8}, 0)
 	err = ga.ElemDivide(d.a, a.a, d.a)
@@ -294,6 +330,8 @@ func refusedElemOps[T ga.Elem](t *testing.T) {
 	wantErr(t, "AddConstantPatch outside the array", err, "AddConstantPatch", "regular", nil, "[6 0]")
 	err = a.a.RecipPatch([]int{2}, []int{3})
 	wantErr(t, "RecipPatch with one index", err, "RecipPatch", "regular", nil)
+	err = ga.Median(a.a, b.a, c.a, a.a)
+	wantErr(t, "Median with 45 elements out of 42", err, "Median", "rows", nil, "42", "45")
 	err = ga.ElemMinimum(a.a, nil, a.a)
 	wantErr(t, "ElemMinimum of a nil array", err, "ElemMinimum", "", ga.ErrNil)
 	a.check(t, "refused calls")

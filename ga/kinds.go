@@ -20,6 +20,9 @@ type kernels[T Elem] struct {
 	// pick sets dst[i] to x[i] if it ranks above y[i] (below, if !larger),
 	// else to y[i]: on ties, y.
 	pick func(dst, x, y []T, larger bool)
+	// median sets dst[i] to the median of x[i], y[i] and z[i], choosing
+	// among ties as GA_Median does.
+	median func(dst, x, y, z []T)
 	// norms returns the sum and the maximum of |x| over the run.
 	norms func(run []T) (sum, most float64)
 }
@@ -90,7 +93,8 @@ func complexKernels[T Elem, U complexes]() kernels[T] {
 }
 
 // kernelsOver makes T's kernels from those of its underlying type U: abs on
-// a run, the order that pick follows, and the magnitude the norms sum.
+// a run, the order that pick and median follow, and the magnitude the norms
+// sum.
 func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag func(x U) float64) kernels[T] {
 	return kernels[T]{
 		abs: func(run []T) { abs(view[U](run)) },
@@ -102,6 +106,28 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 					d[i] = a[i]
 				} else {
 					d[i] = b[i]
+				}
+			}
+		},
+		median: func(dst, x, y, z []T) {
+			d, a, b, c := view[U](dst), view[U](x), view[U](y), view[U](z)
+			for i := range d {
+				lo, hi := a[i], b[i]
+				o := order(lo, hi)
+				if o == 0 {
+					d[i] = lo
+					continue
+				}
+				if o > 0 {
+					lo, hi = hi, lo
+				}
+				switch {
+				case order(c[i], lo) < 0:
+					d[i] = lo
+				case order(c[i], hi) <= 0:
+					d[i] = c[i]
+				default:
+					d[i] = hi
 				}
 			}
 		},
