@@ -648,7 +648,7 @@ func testGroup(t *testing.T, rt *armci.Runtime) {
 	// Where the group has one rank, Finalize frees the leftover 8-byte group
 	// segment; sub is freed after that.
 	must(t, rt.Barrier())
-	t.Cleanup(func() { _ = sub.Free() })
+	freeLater(t, sub)
 }
 
 // testFenceThenRead: after Put and Fence to a rank, a message tells that rank
@@ -685,7 +685,7 @@ func testFenceThenRead(t *testing.T, rt *armci.Runtime) {
 	me := rt.Rank()
 	sub, err := mpi.World().Split(me%2, -me)
 	must(t, err)
-	defer sub.Free()
+	defer mpitest.Cleanup(t, sub.Free)
 	sr, sn := sub.Rank(), sub.Size()
 	world := gatherInts(t, sub, []int{me})
 	// Large enough that a put is locally complete (its buffer copied out) long
@@ -868,7 +868,7 @@ func testFinalize(t *testing.T, rt *armci.Runtime) {
 	must(t, rt.Lock(0, 0))
 	must(t, rt.Unlock(0, 0))
 	must(t, rt.Barrier())
-	t.Cleanup(func() { _ = sub.Free() })
+	freeLater(t, sub)
 }
 
 // testDefaultInit: a runtime with default options maps shared memory where

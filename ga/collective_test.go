@@ -533,14 +533,7 @@ func testCluster(t *testing.T) {
 	me, n := ga.Nodeid(), ga.Nnodes()
 	node, err := ga.Comm().SplitType(mpi.SplitShared, 0)
 	must(t, err)
-	defer func() {
-		if r := recover(); r != nil {
-			panic(r)
-		}
-		if !t.Failed() {
-			must(t, node.Free())
-		}
-	}()
+	defer mpitest.Cleanup(t, node.Free)
 	// The node's lowest GA rank names it; number nodes by that leader.
 	leader := []int{0}
 	must(t, mpi.Allreduce(node, []int{me}, leader, mpi.Min))

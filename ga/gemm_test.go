@@ -17,7 +17,7 @@ import (
 func TestGemm(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
-		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		defer endGA(t)
 		t.Run("float64", func(t *testing.T) { testGemm[float64](t) })
 		t.Run("complex128", func(t *testing.T) { testGemm[complex128](t) })
 		t.Run("float32", func(t *testing.T) { testGemm[float32](t) })

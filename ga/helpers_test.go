@@ -50,11 +50,12 @@ func wantErr(t *testing.T, what string, err error, op, array string, sentinel er
 	}
 }
 
-// Collective clean-up in deferred calls: during a panic (the panic goes on,
-// and ends the job) or after a failure (the launcher aborts the job) a rank
-// must not enter a collective call that the others may never reach, or the
-// job would hang instead. (t.Cleanup cannot tell: it runs before a panicking
-// test is marked failed.)
+// Collective clean-up in deferred calls keeps mpitest.Cleanup's rule: no
+// collective call while the test body panics or after the test has failed.
+// endGA and destroy are that rule for GA and its arrays, used as
+// `defer endGA(t)` and `defer destroy(t, a)`; anything else collective is
+// deferred through mpitest.Cleanup. (Each checks recover itself: only the
+// deferred function can.)
 
 // endGA ends GA at the end of a test; use it deferred.
 func endGA(t *testing.T) {

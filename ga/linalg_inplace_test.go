@@ -18,7 +18,7 @@ import (
 func TestLinearSolversInPlace(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
-		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		defer endGA(t)
 		np := ga.Nnodes()
 		grids := [][]int{{np, 1}, {1, np}}
 		if np == 4 {

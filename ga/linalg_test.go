@@ -41,7 +41,7 @@ func residual(trans bool, a, x, b []float64, n, nrhs int) float64 {
 func TestLinearSolvers(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
-		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		defer endGA(t)
 		regular := func(name string, dims ...int) (*ga.Array[float64], error) {
 			return ga.Create[float64](name, dims, nil)
 		}

@@ -39,7 +39,7 @@ func TestReadMatrixMarket(t *testing.T) {
 func TestSolveMatrixMarket(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
-		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		defer endGA(t)
 		a, err := ga.LoadMatrixMarket("nonsym6", "../testdata/nonsym6.mtx")
 		mpitest.Must(t, err)
 		b, err := ga.Create[float64]("b", []int{6, 1}, nil)

@@ -14,7 +14,7 @@ import (
 func TestManualOps(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
-		defer func() { mpitest.Must(t, ga.Terminate()) }()
+		defer endGA(t)
 		t.Run("T2Scatter", testScatterT2)
 		t.Run("T3T4Periodic", testPeriodicGet)
 		t.Run("T7PeriodicAcc", testPeriodicAcc)
@@ -27,7 +27,7 @@ func TestManualOps(t *testing.T) {
 func testScatterT2(t *testing.T) {
 	a, err := ga.Create[float64]("scatter", []int{10, 10}, nil)
 	mpitest.Must(t, err)
-	defer a.Destroy()
+	defer destroy(t, a)
 	mpitest.Must(t, a.Zero())
 	v := []float64{5, 3, 8, 7, 2}
 	subs := [][]int{{2, 3}, {3, 4}, {8, 5}, {3, 7}, {6, 3}}
@@ -88,7 +88,7 @@ func manual5x5(t *testing.T) *ga.Array[int32] {
 
 func testPeriodicGet(t *testing.T) {
 	a := manual5x5(t)
-	defer a.Destroy()
+	defer destroy(t, a)
 	// T3: Fortran [2:4, -1:3] is rows 1..3, columns -2..2 here.
 	got := make([]int32, 15)
 	mpitest.Must(t, a.PeriodicGet([]int{1, -2}, []int{3, 2}, got, nil))
@@ -120,7 +120,7 @@ func testPeriodicGet(t *testing.T) {
 
 func testPeriodicAcc(t *testing.T) {
 	a := manual5x5(t)
-	defer a.Destroy()
+	defer destroy(t, a)
 	// T7: alpha 2, the T4 patch; the manual's a(2,4) = 24 is wrong, 31 is right.
 	if ga.Nodeid() == 0 {
 		buf := []int32{1, 5, 9, 4, 6, 5, 3, 2, 1, 7, 8, 2}
@@ -144,7 +144,7 @@ func testPeriodicAcc(t *testing.T) {
 
 func testPeriodicPut(t *testing.T) {
 	a := manual5x5(t)
-	defer a.Destroy()
+	defer destroy(t, a)
 	if ga.Nodeid() == ga.Nnodes()-1 {
 		// A 2x2 patch over the corner wraps to the four corners.
 		mpitest.Must(t, a.PeriodicPut([]int{4, 4}, []int{5, 5}, []int32{-1, -2, -3, -4}, nil))
@@ -161,7 +161,7 @@ func testPeriodicPut(t *testing.T) {
 func testStrided(t *testing.T) {
 	a, err := ga.Create[int64]("strided", []int{9, 11, 5}, nil)
 	mpitest.Must(t, err)
-	defer a.Destroy()
+	defer destroy(t, a)
 	mpitest.Must(t, a.Zero())
 	lo, hi, skip := []int{1, 0, 1}, []int{8, 10, 4}, []int{3, 2, 2}
 	// Selected: rows 1,4,7 × columns 0,2,...,10 × planes 1,3 = 3×6×2 values.
@@ -217,10 +217,10 @@ func testStrided(t *testing.T) {
 func testNonBlocking(t *testing.T) {
 	pressure, err := ga.Create[float64]("pressure", []int{7, 13}, nil)
 	mpitest.Must(t, err)
-	defer pressure.Destroy()
+	defer destroy(t, pressure)
 	temperature, err := pressure.Duplicate("temperature")
 	mpitest.Must(t, err)
-	defer temperature.Destroy()
+	defer destroy(t, temperature)
 	mpitest.Must(t, pressure.Fill(1.5))
 	mpitest.Must(t, temperature.Fill(300))
 	lo, hi := []int{0, 0}, []int{6, 12}

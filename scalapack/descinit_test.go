@@ -23,7 +23,7 @@ func TestNewDesc(t *testing.T) {
 		cols := w.Size() / rows
 		g, err := blacs.GridInit(w, blacs.RowMajor, rows, cols)
 		mpitest.Must(t, err)
-		defer g.Exit()
+		defer mpitest.Cleanup(t, g.Exit)
 		if !g.In() {
 			return
 		}

@@ -127,7 +127,7 @@ func diagonalWith(d, bad float64, at int) func(i, j int) float64 {
 func TestDrivers(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		g := worldGrid(t)
-		defer g.Exit()
+		defer mpitest.Cleanup(t, g.Exit)
 		t.Run("GesvReal", func(t *testing.T) { testGesv[float64](t, g) })
 		t.Run("GesvComplex", func(t *testing.T) { testGesv[complex128](t, g) })
 		t.Run("GesvSingle", func(t *testing.T) { testGesv[float32](t, g) })

@@ -14,7 +14,7 @@ import (
 func TestInverseAndEigen(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		g := worldGrid(t)
-		defer g.Exit()
+		defer mpitest.Cleanup(t, g.Exit)
 		const n, nb = 19, 4
 		av := tridiag
 		identity := func(t *testing.T, what string, inv []float64) {
@@ -92,7 +92,7 @@ func TestInverseAndEigen(t *testing.T) {
 func TestSygvx(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		g := worldGrid(t)
-		defer g.Exit()
+		defer mpitest.Cleanup(t, g.Exit)
 		const n, nb = 17, 4
 		av := tridiag
 		for _, d := range []func(i int) float64{

@@ -252,7 +252,7 @@ func testGemr2d(t *testing.T, g *blacs.Grid) {
 	w := mpi.World()
 	all, err := blacs.GridInit(w, blacs.RowMajor, 1, w.Size())
 	mpitest.Must(t, err)
-	defer all.Exit()
+	defer mpitest.Cleanup(t, all.Exit)
 	fill := func(i, j int) float64 { return float64(100*i + j) }
 	a, err := NewMatrix[float64](g, m, n, 3, 2)
 	mpitest.Must(t, err)

@@ -362,3 +362,26 @@ func Fatalf(t testing.TB, format string, a ...any) {
 	fmt.Fprintf(os.Stderr, "rank %d: %s: FATAL: %s\n", mpi.World().Rank(), t.Name(), msg)
 	mpi.Abort(1)
 }
+
+// Cleanup calls the collective clean-up f (a Destroy, Free, Exit or
+// Terminate) at the end of a test body, and reports its error with Must. It
+// is meant to be deferred:
+//
+//	defer mpitest.Cleanup(t, a.Destroy)
+//
+// Every multi-rank test keeps this rule: deferred clean-up does not enter a
+// collective call while the body panics (the panic goes on and ends the job)
+// or after the test has failed (the job is being aborted), because the other
+// ranks may never reach that call and the failure would become a hang.
+// Cleanup checks both before it calls f; a deferred f() or a t.Cleanup would
+// not (t.Cleanup runs before a panicking test is marked failed). Helpers in
+// the test packages that end something collectively when deferred check the
+// same two things.
+func Cleanup(t testing.TB, f func() error) {
+	if r := recover(); r != nil {
+		panic(r)
+	}
+	if !t.Failed() {
+		Must(t, f())
+	}
+}

@@ -39,6 +39,19 @@ func TestFixture(t *testing.T) {
 			if w.Rank() == last {
 				panic("the last rank panics on purpose")
 			}
+		case "fatal":
+			if w.Rank() == last {
+				mpitest.Fatalf(t, "the last rank stops on purpose")
+			}
+		case "cleanup":
+			// The others wait for a message that never comes: the deferred
+			// Barrier must be left out, or the job hangs instead of ending.
+			if w.Rank() == last {
+				defer mpitest.Cleanup(t, w.Barrier)
+				panic("the last rank panics with a collective clean-up deferred")
+			}
+			_, err := mpi.Recv(w, []int{0}, last, 99)
+			mpitest.Must(t, err)
 		case "nil":
 			if w.Rank() == last {
 				var p *[4]int
@@ -54,12 +67,10 @@ func TestFixture(t *testing.T) {
 				p[2] = 1
 			}()
 			if got == nil || !strings.Contains(got.(error).Error(), "nil pointer") {
-				t.Fatalf("recovered %v, want a nil pointer dereference", got)
+				mpitest.Fatalf(t, "recovered %v, want a nil pointer dereference", got)
 			}
 		}
-		if err := w.Barrier(); err != nil {
-			t.Fatal(err)
-		}
+		mpitest.Must(t, w.Barrier())
 	})
 }
 
@@ -101,6 +112,8 @@ func TestLauncher(t *testing.T) {
 		// The runtime's report names the rank (mpi tags standard error).
 		{"panic", "[rank 2] panic: the last rank panics on purpose"},
 		{"nil", "[rank 2] panic: runtime error: invalid memory address or nil pointer dereference"},
+		{"fatal", "FATAL: the last rank stops on purpose"},
+		{"cleanup", "[rank 2] panic: the last rank panics with a collective clean-up deferred"},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			start := time.Now()
