@@ -35,12 +35,7 @@ func patchOf[T Elem](a *Array[T]) side[T] {
 // returns (the same on every process) ends the call with nothing changed.
 func elemOp[T Elem](op string, out side[T], ops []side[T], pre func() error, f func(dst []T, src [][]T)) error {
 	check := checkSides(op, out, ops...)
-	l := newArgs(op)
-	more := make([]*Array[T], len(ops))
-	for k, s := range ops {
-		patchArgs(l, string(rune('A'+k)), s.a, s.lo, s.hi, 0)
-		more[k] = s.a
-	}
+	l, more := sidesArgs(op, ops)
 	patchArgs(l, "out", out.a, out.lo, out.hi, 0)
 	return out.a.collective(op, l, check, func([]T) error {
 		if pre != nil {
@@ -50,6 +45,18 @@ func elemOp[T Elem](op string, out side[T], ops []side[T], pre func() error, f f
 		}
 		return combine(op, out.a, out.lo, out.hi, ops, f)
 	}, more...)
+}
+
+// sidesArgs returns the text of the operands' identities and patches, and
+// their arrays.
+func sidesArgs[T Elem](op string, ops []side[T]) (*args, []*Array[T]) {
+	l := newArgs(op)
+	arrays := make([]*Array[T], len(ops))
+	for k, s := range ops {
+		patchArgs(l, string(rune('A'+k)), s.a, s.lo, s.hi, 0)
+		arrays[k] = s.a
+	}
+	return l, arrays
 }
 
 // noZero returns an ErrZeroDivisor error naming the first zero, in C order,

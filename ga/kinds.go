@@ -25,6 +25,10 @@ type kernels[T Elem] struct {
 	median func(dst, x, y, z []T)
 	// norms returns the sum and the maximum of |x| over the run.
 	norms func(run []T) (sum, most float64)
+	// stepMax and stepBounds are StepMax's and StepBoundInfo's work on
+	// runs; nil for complex elements, which have no order for them.
+	stepMax    func(x, y []T) (step float64, negative bool)
+	stepBounds func(xx, vv, lower, upper []T) bounds
 }
 
 // ordered are the underlying types of the real elements.
@@ -60,7 +64,7 @@ func kernelsOf[T Elem]() kernels[T] {
 }
 
 func realKernels[T Elem, U ordered]() kernels[T] {
-	return kernelsOver[T](
+	k := kernelsOver[T](
 		func(u []U) {
 			for i, v := range u {
 				if v < 0 {
@@ -79,6 +83,11 @@ func realKernels[T Elem, U ordered]() kernels[T] {
 			return 0
 		},
 		func(x U) float64 { return math.Abs(float64(x)) })
+	k.stepMax = func(x, y []T) (float64, bool) { return stepMaxRun(view[U](x), view[U](y)) }
+	k.stepBounds = func(xx, vv, lower, upper []T) bounds {
+		return boundsRun(view[U](xx), view[U](vv), view[U](lower), view[U](upper))
+	}
+	return k
 }
 
 func complexKernels[T Elem, U complexes]() kernels[T] {

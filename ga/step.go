@@ -1,0 +1,160 @@
+package ga
+
+import (
+	"math"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Line-search steps (GA's elem_alg.c, written for TAO): reductions over
+// paired patches of real arrays, read through combine like the element-wise
+// operations. Where GA returns its finite "infinity" (GA_INFINITY_D =
+// 1e307, GA_INFINITY_I, ...), these return +Inf; the results are float64
+// for every real element type, computed in the element type (integers
+// divide as integers do).
+
+// StepMax returns the largest s such that a + s·b ≥ 0 element by element,
+// for a ≥ 0: the least a/|b| where b < 0, or +Inf if b has no negative
+// element (GA_Step_max). a and b have the same number of elements; shapes
+// and distributions may differ. A negative element of a, or a complex
+// element type, is an error on every process. It is collective, and every
+// process gets the result.
+func StepMax[T Elem](a, b *Array[T]) (float64, error) {
+	return stepMax("StepMax", patchOf(a), patchOf(b))
+}
+
+// StepMaxPatch is StepMax on patches with the same number of elements,
+// paired in C order (GA_Step_max_patch; GA C 5.8 reads outside the patch
+// there). It is collective.
+func StepMaxPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int) (float64, error) {
+	return stepMax("StepMaxPatch", side[T]{a, alo, ahi, false}, side[T]{b, blo, bhi, false})
+}
+
+func stepMax[T Elem](op string, a, b side[T]) (float64, error) {
+	k := kernelsOf[T]()
+	step, negative := math.Inf(1), false
+	err := reduction(op, []side[T]{a, b}, k.stepMax == nil, func(s [][]T) {
+		st, neg := k.stepMax(s[0], s[1])
+		step, negative = min(step, st), negative || neg
+	})
+	if err != nil {
+		return 0, err
+	}
+	v := []float64{step, flag(!negative)}
+	if err := mpi.Allreduce(a.a.g.comm(), nil, v, mpi.Min); err != nil {
+		return 0, err
+	}
+	if v[1] == 0 {
+		return 0, errorf(op, a.a.name, "a negative element in patch lo %v hi %v; the step is for a ≥ 0", a.lo, a.hi)
+	}
+	return v[0], nil
+}
+
+// stepMaxRun is StepMax on runs of a real type.
+func stepMaxRun[U ordered](x, y []U) (step float64, negative bool) {
+	step = math.Inf(1)
+	for i, a := range x {
+		negative = negative || a < 0
+		if y[i] < 0 {
+			step = min(step, math.Abs(float64(a/y[i])))
+		}
+	}
+	return step, negative
+}
+
+// bounds is StepBoundInfo's result over some elements, and whether xx
+// passed a bound there.
+type bounds struct {
+	min, wolfe, max float64
+	above, below    bool
+}
+
+// boundsRun is StepBoundInfo on runs of a real type: each element's step to
+// the bound that xx + s·vv reaches first.
+func boundsRun[U ordered](xx, vv, lower, upper []U) bounds {
+	b := bounds{min: math.Inf(1), wolfe: math.Inf(1), max: math.Inf(-1)}
+	for i, x := range xx {
+		up, down, v := upper[i]-x, x-lower[i], vv[i]
+		b.above, b.below = b.above || up < 0, b.below || down < 0
+		var s float64
+		switch {
+		case v > 0:
+			s = float64(up / v)
+			b.wolfe = min(b.wolfe, s)
+		case v < 0:
+			s = float64(down / -v)
+			b.wolfe = min(b.wolfe, s)
+		case up == 0 || down == 0: // still, on a bound
+		default: // still, inside the bounds: never reaches one
+			s = math.Inf(1)
+		}
+		b.min, b.max = min(b.min, s), max(b.max, s)
+	}
+	return b
+}
+
+// StepBoundInfo returns, for the line xx + s·vv within the bounds xxll ≤ xx
+// ≤ xxuu (GA_Step_bound_info, GA 4's GA_Step_max2): each element's step s
+// to the bound it moves toward (0 for an element that does not move but
+// sits on a bound, +Inf for one that does not move inside them); boundmin
+// and boundmax, the least and the largest of those steps; and wolfemin, the
+// least over the elements that move (+Inf if none does). The four arrays
+// have the same number of elements; shapes and distributions may differ.
+// xx outside its bounds, or a complex element type, is an error on every
+// process. It is collective, and every process gets the results.
+func StepBoundInfo[T Elem](xx, vv, xxll, xxuu *Array[T]) (boundmin, wolfemin, boundmax float64, err error) {
+	return stepBoundInfo("StepBoundInfo", patchOf(xx), patchOf(vv), patchOf(xxll), patchOf(xxuu))
+}
+
+// StepBoundInfoPatch is StepBoundInfo on patches with the same number of
+// elements, paired in C order (GA_Step_bound_info_patch). It is collective.
+func StepBoundInfoPatch[T Elem](xx *Array[T], xxlo, xxhi []int, vv *Array[T], vvlo, vvhi []int, xxll *Array[T], lllo, llhi []int, xxuu *Array[T], uulo, uuhi []int) (boundmin, wolfemin, boundmax float64, err error) {
+	return stepBoundInfo("StepBoundInfoPatch", side[T]{xx, xxlo, xxhi, false}, side[T]{vv, vvlo, vvhi, false}, side[T]{xxll, lllo, llhi, false}, side[T]{xxuu, uulo, uuhi, false})
+}
+
+func stepBoundInfo[T Elem](op string, xx, vv, xxll, xxuu side[T]) (boundmin, wolfemin, boundmax float64, err error) {
+	k := kernelsOf[T]()
+	all := bounds{min: math.Inf(1), wolfe: math.Inf(1), max: math.Inf(-1)}
+	err = reduction(op, []side[T]{xx, vv, xxll, xxuu}, k.stepBounds == nil, func(s [][]T) {
+		b := k.stepBounds(s[0], s[1], s[2], s[3])
+		all = bounds{min(all.min, b.min), min(all.wolfe, b.wolfe), max(all.max, b.max), all.above || b.above, all.below || b.below}
+	})
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	v := []float64{all.min, all.wolfe, -all.max, flag(!all.above), flag(!all.below)}
+	if err := mpi.Allreduce(xx.a.g.comm(), nil, v, mpi.Min); err != nil {
+		return 0, 0, 0, err
+	}
+	switch {
+	case v[3] == 0:
+		return 0, 0, 0, errorf(op, xx.a.name, "above its upper bound %s in patch lo %v hi %v", xxuu.a.name, xx.lo, xx.hi)
+	case v[4] == 0:
+		return 0, 0, 0, errorf(op, xx.a.name, "below its lower bound %s in patch lo %v hi %v", xxll.a.name, xx.lo, xx.hi)
+	}
+	return v[0], v[1], -v[2], nil
+}
+
+// reduction runs f, collectively, on the runs of the operands' patches,
+// paired in C order: the first is read in place, the others in place or
+// fetched. complex refuses the call (the element type is complex).
+func reduction[T Elem](op string, ops []side[T], complex bool, f func(s [][]T)) error {
+	first := ops[0]
+	check := checkSides(op, first, ops[1:]...)
+	if check == nil && complex {
+		check = errorf(op, first.a.Name(), "not defined for complex elements")
+	}
+	l, arrays := sidesArgs(op, ops)
+	return first.a.collective(op, l, check, func([]T) error {
+		return combine(op, first.a, first.lo, first.hi, ops, func(_ []T, s [][]T) { f(s) })
+	}, arrays[1:]...)
+}
+
+// flag is 1 for true, 0 for false: a minimum over processes is then their
+// conjunction.
+func flag(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
