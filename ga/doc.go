@@ -296,6 +296,23 @@
 //	GA_Copy_patch, NGA_Copy_patch CopyPatch(trans, a, alo, ahi, b, blo, bhi)
 //	GA_Add_patch                  AddPatch(alpha, a, alo, ahi, beta, b, blo, bhi, c, clo, chi)
 //	NGA_Idot_patch, NGA_Ddot_patch, … DotPatch(a, ta, alo, ahi, b, tb, blo, bhi)
+//	GA_Abs_value(_patch)          a.AbsValue, a.AbsValuePatch
+//	GA_Add_constant(_patch)       a.AddConstant, a.AddConstantPatch
+//	GA_Recip(_patch)              a.Recip, a.RecipPatch (a zero: ErrZeroDivisor, not an abort)
+//	GA_Elem_multiply(_patch)      ElemMultiply(a, b, c), ElemMultiplyPatch
+//	GA_Elem_divide(_patch)        ElemDivide(a, b, c), ElemDividePatch (a zero: ErrZeroDivisor)
+//	GA_Elem_maximum(_patch)       ElemMaximum(a, b, c), ElemMaximumPatch
+//	GA_Elem_minimum(_patch)       ElemMinimum(a, b, c), ElemMinimumPatch
+//	GA_Median(_patch)             Median(a, b, c, m), MedianPatch
+//	GA_Step_max(_patch)           StepMax(a, b), StepMaxPatch
+//	GA_Step_bound_info(_patch)    StepBoundInfo(xx, vv, xxll, xxuu), StepBoundInfoPatch (GA 4's GA_Step_max2)
+//	GA_Shift_diagonal             a.ShiftDiagonal
+//	GA_Set_diagonal               a.SetDiagonal
+//	GA_Add_diagonal               a.AddDiagonal
+//	GA_Zero_diagonal              a.ZeroDiagonal
+//	GA_Get_diag                   a.GetDiag
+//	GA_Scale_rows, GA_Scale_cols  a.ScaleRows, a.ScaleCols
+//	GA_Norm1, GA_Norm_infinity    a.Norm1, a.NormInfinity (sum and max of |a| over all entries, as GA computes)
 //	GA_Lu_solve                   LuSolve(trans, a, b)
 //	GA_Llt_solve                  LltSolve(a, b)
 //	GA_Solve                      Solve(a, b)
