@@ -185,6 +185,29 @@ func inStep(g *group, op, array string, check error, l *args, act func() error) 
 	return end(g, op, array, act())
 }
 
+// opening is the start of a collective call that agrees again before it
+// ends (the linear algebra): the agreement, with the implicit sync unless
+// MaskSync masked it. Masked, the processes still agree, without the
+// fence: such a call communicates in its middle, so a refusal must reach
+// every process before then. The mask is used up either way.
+func opening(g *group, op, array string, local error, a *args) error {
+	g.mu.Lock()
+	do := g.mask.begin
+	g.mask.begin = true
+	g.mu.Unlock()
+	return agree(g, do, op, array, local, a)
+}
+
+// closing is the end of such a call: the last agreement, with the implicit
+// sync unless MaskSync masked it.
+func closing(g *group, op, array string, local error) error {
+	g.mu.Lock()
+	do := g.mask.end
+	g.mask.end = true
+	g.mu.Unlock()
+	return agree(g, do, op, array, local, nil)
+}
+
 // begin is the start of a collective array operation: the agreement,
 // riding on the implicit sync. A start masked by MaskSync makes no
 // synchronization at all, as in GA, so the processes do not agree there:

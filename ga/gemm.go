@@ -11,7 +11,7 @@ import (
 // op(X) is X for 'N' and Xᵀ for 'T', op(A) is m × k, op(B) k × n and C m × n.
 // The arrays are 2-D and at least that large; the operation uses their
 // leading patches, as GA does. C must be another array than A and B. It is
-// collective.
+// collective, and honours MaskSync as GA's matmul does.
 //
 // The operands are read by Gets into block-cyclic matrices on a near-square
 // grid of every process, as the solvers do, multiplied there by PxGEMM, and C
@@ -25,7 +25,7 @@ func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], b
 	ta, tb = upper(ta), upper(tb)
 	ar, ac, br, bc, check := gemmShape(ta, tb, m, n, k, a, b, c)
 	l := newArgs(op).ints("trans", int(ta), int(tb)).ints("mnk", m, n, k).str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta))
-	if err := agree(g, true, op, c.Name(), check, array(array(array(l, "A", a), "B", b), "C", c)); err != nil {
+	if err := opening(g, op, c.Name(), check, array(array(array(l, "A", a), "B", b), "C", c)); err != nil {
 		return err
 	}
 	grid, err := g.solverGrid()
@@ -41,7 +41,7 @@ func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], b
 	if err := scalapack.Gemm(scalapack.Trans(tb), scalapack.Trans(ta), alpha, bt, at, beta, ct); err != nil {
 		return err
 	}
-	return agree(g, true, op, c.name, putTransposed(ct, c), nil)
+	return closing(g, op, c.name, putTransposed(ct, c))
 }
 
 // gemmShape checks Gemm's arguments and returns the shapes of the leading

@@ -198,7 +198,7 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 	}
 	n, nrhs, check := systemShape(op, a, b)
 	l := newArgs(op).ints("how", how, int(trans)).ints("nb", g.block())
-	if err := agree(g, true, op, a.Name(), check, array(array(l, "A", a), "B", b)); err != nil {
+	if err := opening(g, op, a.Name(), check, array(array(l, "A", a), "B", b)); err != nil {
 		return err
 	}
 	scanA := how == byLU // otherwise the symmetry check reads all of A
@@ -223,7 +223,7 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 	if err := solveTransposed(how, trans, m, y, refill); err != nil {
 		return err
 	}
-	return agree(g, true, op, b.name, putTransposed(y, b), nil)
+	return closing(g, op, b.name, putTransposed(y, b))
 }
 
 // readSystem reads M = Aᵀ and Y = Bᵀ for solve and checks that they hold no
@@ -345,7 +345,7 @@ func SpdInvert(a *Array[float64]) error {
 	if check == nil && (len(a.dims) != 2 || a.dims[0] != a.dims[1]) {
 		check = errorf(op, a.name, "dims %v: A must be a square matrix", a.dims)
 	}
-	if err := agree(g, true, op, a.Name(), check, array(newArgs(op).ints("nb", g.block()), "A", a)); err != nil {
+	if err := opening(g, op, a.Name(), check, array(newArgs(op).ints("nb", g.block()), "A", a)); err != nil {
 		return err
 	}
 	if _, err := checkSymmetric(g, op, a, true); err != nil {

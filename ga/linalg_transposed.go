@@ -93,7 +93,7 @@ func solveInPlace(g *group, op string, how int, trans scalapack.Trans, a, b *Arr
 	if err := solveTransposed(how, trans, sa, sb, refill); err != nil {
 		return err
 	}
-	return agree(g, true, op, b.name, nil, nil)
+	return closing(g, op, b.name, nil)
 }
 
 // storageOfSystem gives M, a copy of A's storage, and Y, B's storage
@@ -186,5 +186,5 @@ func mirrorUpper(g *group, a *Array[float64], local error) error {
 	if err := agree(g, true, "SpdInvert", a.name, local, nil); err != nil {
 		return err
 	}
-	return agree(g, true, "SpdInvert", a.name, mirror(a, true), nil)
+	return closing(g, "SpdInvert", a.name, mirror(a, true))
 }
