@@ -45,21 +45,30 @@ bench-mpi: deps
 	./mpirun.sh -np 2 --output-filename bin/mpibench.out bin/mpibench.test -test.run '^$$' -test.bench . -test.benchtime 200000x >/dev/null
 	cat bin/mpibench.out/1/rank.0/stdout
 
-# goga's ga against the GA C library (../shared/anchor/gabench.c), 2 ranks, medians of 5 alternating runs.
+# goga's ga against the GA C library (../shared/anchor/gabench.c), 2 ranks, medians of
+# $(BENCH_RUNS) alternating runs; the table replaces the ga section of BENCHMARKS.md.
+BENCH_RUNS ?= 5
 bench:
 	scripts/install-deps.sh --bench
 	@mkdir -p bin
 	$(GO) build -o bin/gabench ./cmd/gabench
 	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
-	$(ANCHOR)/compare.sh -n 5 './mpirun.sh -np 2 bin/gabench' './mpirun.sh -np 2 bin/anchor/gabench'
+	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench' './mpirun.sh -np 2 bin/anchor/gabench' >bin/bench-ga.tsv
+	cat bin/bench-ga.tsv
+	$(GO) run ./cmd/benchmd -section ga -reference 'GA C' -runs $(BENCH_RUNS) \
+		-about '2 ranks on one node, `make bench`: cmd/gabench against ../shared/anchor/gabench.c over the GA C library (Debian, over ARMCI-MPI)' <bin/bench-ga.tsv
 
-# goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of 5 alternating runs.
+# goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of
+# $(BENCH_RUNS) alternating runs; the table replaces the armci section of BENCHMARKS.md.
 bench-armci:
 	scripts/install-deps.sh --bench
 	@mkdir -p bin
 	$(GO) build -o bin/armcibench ./cmd/armcibench
 	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
-	$(ANCHOR)/compare.sh -n 5 './mpirun.sh -np 2 bin/armcibench' './mpirun.sh -np 2 bin/anchor/armcibench'
+	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/armcibench' './mpirun.sh -np 2 bin/anchor/armcibench' >bin/bench-armci.tsv
+	cat bin/bench-armci.tsv
+	$(GO) run ./cmd/benchmd -section armci -reference 'ARMCI-MPI' -runs $(BENCH_RUNS) \
+		-about '2 ranks on one node, `make bench-armci`: cmd/armcibench against ../shared/anchor/armcibench.c over ARMCI-MPI (Debian)' <bin/bench-armci.tsv
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
 check-mpich:
