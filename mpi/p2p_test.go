@@ -742,178 +742,11 @@ func TestBadInput(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		w := mpi.World()
 		n, r := w.Size(), w.Rank()
-		self := mpi.Self()
-		buf := []int{1, 2, 3}
 
-		t.Run("PointToPoint", func(t *testing.T) {
-			arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
-			arg("Send dest=size", mpi.Send(w, buf, n, 0), "dest")
-			arg("Send dest=-5", mpi.Send(w, buf, -5, 0), "dest")
-			arg("Send dest=AnySource", mpi.Send(w, buf, mpi.AnySource, 0), "dest")
-			arg("Send dest=2^32", mpi.Send(w, buf, 1<<32, 0), "dest")
-			arg("Send tag=-1", mpi.Send(w, buf, r, -1), "tag")
-			arg("Send tag=AnyTag", mpi.Send(w, buf, r, mpi.AnyTag), "tag")
-			// A tag beyond C int would be truncated: 2^32 would go out as tag 0.
-			arg("Send tag=2^32", mpi.Send(w, buf, r, 1<<32), "tag")
-			arg("Send tag=2^31", mpi.Send(w, buf, r, 1<<31), "tag")
-			arg("Ssend dest=size", mpi.Ssend(w, buf, n, 0), "dest")
-			arg("Ssend tag=-3", mpi.Ssend(w, buf, r, -3), "tag")
-			_, err := mpi.Recv(w, buf, n, 0)
-			arg("Recv src=size", err, "src")
-			_, err = mpi.Recv(w, buf, -7, 0)
-			arg("Recv src=-7", err, "src")
-			_, err = mpi.Recv(w, buf, r, -2)
-			arg("Recv tag=-2", err, "tag")
-			_, err = mpi.Recv(w, buf, r, 1<<32)
-			arg("Recv tag=2^32", err, "tag")
-			_, err = mpi.Sendrecv(w, buf, n, 0, buf, r, 0)
-			arg("Sendrecv dest=size", err, "dest")
-			_, err = mpi.Sendrecv(w, buf, r, 0, buf, n+3, 0)
-			arg("Sendrecv src", err, "src")
-			_, err = mpi.Sendrecv(w, buf, r, mpi.AnyTag, buf, r, 0)
-			arg("Sendrecv sendTag=AnyTag", err, "sendTag")
-			_, err = mpi.Sendrecv(w, buf, r, 0, buf, r, -4)
-			arg("Sendrecv recvTag=-4", err, "recvTag")
-			_, err = mpi.Isend(w, buf, n, 0)
-			arg("Isend dest=size", err, "dest")
-			_, err = mpi.Isend(w, buf, r, -1)
-			arg("Isend tag=-1", err, "tag")
-			_, err = mpi.Irecv(w, buf, n, 0)
-			arg("Irecv src=size", err, "src")
-			_, err = mpi.Irecv(w, buf, r, -9)
-			arg("Irecv tag=-9", err, "tag")
-			_, err = mpi.Probe[int](w, n, 0)
-			arg("Probe src=size", err, "src")
-			_, err = mpi.Probe[int](w, r, -2)
-			arg("Probe tag=-2", err, "tag")
-			_, _, err = mpi.Iprobe[int](w, -3, 0)
-			arg("Iprobe src=-3", err, "src")
-			_, _, err = mpi.Iprobe[int](w, r, -2)
-			arg("Iprobe tag=-2", err, "tag")
-			// Requests.
-			var nilReq *mpi.Request
-			_, err = nilReq.Wait()
-			arg("Wait nil", err, "request")
-			if !errors.Is(err, mpi.ErrNil) {
-				t.Errorf("Wait on a nil request: %v does not wrap ErrNil", err)
-			}
-			_, _, err = nilReq.Test()
-			arg("Test nil", err, "request")
-			_, err = mpi.Waitall(nil)
-			arg("Waitall with nil", err, "reqs")
-			_, _, err = mpi.Waitany(nil)
-			arg("Waitany with nil", err, "reqs")
-			// A nil communicator.
-			var nc *mpi.Comm
-			err = mpi.Send(nc, buf, 0, 0)
-			arg("Send on nil Comm", err, "comm")
-			if !errors.Is(err, mpi.ErrNil) {
-				t.Errorf("Send on a nil Comm: %v does not wrap ErrNil", err)
-			}
-			_, err = mpi.Recv(nc, buf, 0, 0)
-			arg("Recv on nil Comm", err, "comm")
-		})
-
-		t.Run("Collectives", func(t *testing.T) {
-			// Every check here fails alike on every rank, so no rank enters a
-			// collective call.
-			arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
-			// The short buffers sit inside longer arrays so that a missing check
-			// cannot write past real memory.
-			short := make([]int, 8)[:2]
-			send3 := []int{1, 2, 3}
-			arg("Allreduce recv shorter than send", mpi.Allreduce(w, send3, short, mpi.Sum), "recv")
-			arg("Scan recv short", mpi.Scan(w, send3, short, mpi.Sum), "recv")
-			arg("Exscan recv short", mpi.Exscan(w, send3, short, mpi.Max), "recv")
-			arg("Allreduce Max on complex128", mpi.Allreduce(w, []complex128{1}, []complex128{0}, mpi.Max), "op")
-			arg("Allreduce Min on complex64", mpi.Allreduce(w, []complex64{1}, []complex64{0}, mpi.Min), "op")
-			arg("Allreduce Band on float64", mpi.Allreduce(w, []float64{1}, []float64{0}, mpi.Band), "op")
-			arg("Allreduce Lor on float32", mpi.Allreduce(w, []float32{1}, []float32{0}, mpi.Lor), "op")
-			arg("Allreduce Bxor on complex64", mpi.Allreduce(w, []complex64{1}, []complex64{0}, mpi.Bxor), "op")
-			arg("Allreduce Replace", mpi.Allreduce(w, []int{1}, []int{0}, mpi.Replace), "op")
-			arg("Allreduce NoOp", mpi.Allreduce(w, []int{1}, []int{0}, mpi.NoOp), "op")
-			arg("Allreduce MinLoc on int", mpi.Allreduce(w, []int{1}, []int{0}, mpi.MinLoc), "op")
-			arg("Allreduce zero Op", mpi.Allreduce(w, []int{1}, []int{0}, mpi.Op{}), "op")
-			arg("Scan Max on complex128", mpi.Scan(w, []complex128{1}, []complex128{0}, mpi.Max), "op")
-			arg("Reduce Land on float64", mpi.Reduce(w, []float64{1}, []float64{0}, mpi.Land, 0), "op")
-			arg("Reduce root=size", mpi.Reduce(w, send3, make([]int, 3), mpi.Sum, n), "root")
-			arg("Reduce root=-1", mpi.Reduce(w, send3, make([]int, 3), mpi.Sum, -1), "root")
-			arg("Bcast root=size", mpi.Bcast(w, send3, n), "root")
-			arg("Bcast root=-1", mpi.Bcast(w, send3, -1), "root")
-			arg("Gather root=-1", mpi.Gather(w, send3, make([]int, 3*n), -1), "root")
-			arg("Gatherv root=size", mpi.Gatherv(w, send3, nil, nil, nil, n), "root")
-			arg("Scatter root=size", mpi.Scatter(w, make([]int, 3*n), send3, n), "root")
-			arg("Scatterv root=-1", mpi.Scatterv(w, nil, nil, nil, send3, -1), "root")
-			arg("ReduceLoc root=size", mpi.ReduceLoc(w, []mpi.ValueIndex[float64]{{1, 0}}, make([]mpi.ValueIndex[float64], 1), mpi.MinLoc, n), "root")
-			// counts with the wrong length, negative entries, bad displacements.
-			arg("ReduceScatter len(counts) != size", mpi.ReduceScatter(w, make([]int, 8), make([]int, 8), make([]int, n+1), mpi.Sum), "counts")
-			neg := pcFill(n, 1)
-			neg[n-1] = -1
-			arg("ReduceScatter negative count", mpi.ReduceScatter(w, make([]int, 8), make([]int, 8), neg, mpi.Sum), "counts")
-			ones := pcFill(n, 1)
-			arg("ReduceScatter send short", mpi.ReduceScatter(w, make([]int, 8)[:n-1], make([]int, 8), ones, mpi.Sum), "send")
-			arg("ReduceScatter recv short", mpi.ReduceScatter(w, make([]int, n), make([]int, 8)[:0], ones, mpi.Sum), "recv")
-			arg("ReduceScatter in place recv short", mpi.ReduceScatter(w, nil, make([]int, 8)[:n-1], ones, mpi.Sum), "recv")
-			arg("ReduceScatter Max on complex", mpi.ReduceScatter(w, make([]complex64, n), make([]complex64, 1), ones, mpi.Max), "op")
-			arg("Allgatherv len(counts) != size", mpi.Allgatherv(w, []int{1}, make([]int, 8), make([]int, n+1), nil), "recvCounts")
-			arg("Allgatherv len(displs) != size", mpi.Allgatherv(w, []int{1}, make([]int, 8), ones, make([]int, n-1)), "recvDispls")
-			negDispl := make([]int, n)
-			negDispl[0] = -1
-			arg("Allgatherv negative displacement", mpi.Allgatherv(w, []int{1}, make([]int, 8), ones, negDispl), "recvDispls")
-			arg("Allgatherv negative count", mpi.Allgatherv(w, []int{1}, make([]int, 8), neg, nil), "recvCounts")
-			arg("Allgatherv recv short", mpi.Allgatherv(w, []int{1}, make([]int, 8)[:n-1], ones, nil), "recv")
-			arg("Allgatherv send longer than counts[rank]", mpi.Allgatherv(w, []int{1, 2}, make([]int, 8), ones, nil), "send")
-			arg("Allgather recv short", mpi.Allgather(w, send3, make([]int, 3*n+3)[:3*n-1]), "recv")
-			arg("Alltoall recv short", mpi.Alltoall(w, make([]int, 2*n), make([]int, 2*n)[:2*n-1]), "recv")
-			if n > 1 {
-				arg("Alltoall send not a multiple of size", mpi.Alltoall(w, make([]int, n+1), make([]int, 2*n)), "send")
-			}
-			arg("Alltoallv len(sendCounts) != size", mpi.Alltoallv(w, make([]int, 8), make([]int, n+1), nil, make([]int, 8), ones, nil), "sendCounts")
-			arg("Alltoallv len(recvDispls) != size", mpi.Alltoallv(w, make([]int, 8), ones, nil, make([]int, 8), ones, make([]int, n+2)), "recvDispls")
-			arg("Alltoallv send short", mpi.Alltoallv(w, make([]int, 8)[:n-1], ones, nil, make([]int, 8), ones, nil), "send")
-			arg("Alltoallv recv short", mpi.Alltoallv(w, make([]int, 8), ones, nil, make([]int, 8)[:n-1], ones, nil), "recv")
-			arg("AllreduceLoc Sum", mpi.AllreduceLoc(w, []mpi.ValueIndex[int32]{{1, 0}}, make([]mpi.ValueIndex[int32], 1), mpi.Sum), "op")
-			arg("AllreduceLoc recv short", mpi.AllreduceLoc(w, []mpi.ValueIndex[int64]{{1, 0}, {2, 1}}, make([]mpi.ValueIndex[int64], 2)[:1], mpi.MaxLoc), "recv")
-			var nc *mpi.Comm
-			arg("Bcast on nil Comm", mpi.Bcast(nc, send3, 0), "comm")
-			arg("Allreduce on nil Comm", mpi.Allreduce(nc, send3, send3, mpi.Sum), "comm")
-			pcEq(t, "buffers untouched by refused calls", short[:cap(short)], make([]int, 8))
-		})
-
-		t.Run("RootOnly", func(t *testing.T) {
-			// Checks that only the root can make (its receive buffer, its
-			// counts). On World the other ranks would go on into the call, so
-			// these run on Self, where every rank is its own root.
-			arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
-			send3 := []int{1, 2, 3}
-			arg("Gather recv too short at root", mpi.Gather(self, send3, make([]int, 8)[:2], 0), "recv")
-			arg("Reduce recv too short at root", mpi.Reduce(self, send3, make([]int, 8)[:2], mpi.Sum, 0), "recv")
-			arg("Gatherv len(counts) != size", mpi.Gatherv(self, send3, make([]int, 8), []int{3, 0}, nil, 0), "recvCounts")
-			arg("Gatherv recv short", mpi.Gatherv(self, send3, make([]int, 8)[:2], []int{3}, nil, 0), "recv")
-			arg("Gatherv send != counts[root]", mpi.Gatherv(self, send3, make([]int, 8), []int{2}, nil, 0), "send")
-			arg("Scatter send too short at root", mpi.Scatter(self, make([]int, 8)[:2], make([]int, 3), 0), "send")
-			arg("Scatterv len(counts) != size", mpi.Scatterv(self, make([]int, 8), []int{1, 1}, nil, make([]int, 1), 0), "sendCounts")
-			arg("Scatterv send short", mpi.Scatterv(self, make([]int, 8)[:1], []int{2}, nil, make([]int, 2), 0), "send")
-			arg("Scatterv recv shorter than counts[root]", mpi.Scatterv(self, make([]int, 8), []int{3}, nil, make([]int, 8)[:2], 0), "recv")
-			arg("ReduceLoc recv short at root", mpi.ReduceLoc(self, []mpi.ValueIndex[float32]{{1, 0}, {2, 0}}, make([]mpi.ValueIndex[float32], 2)[:1], mpi.MinLoc, 0), "recv")
-			arg("Gatherv in place recv short", mpi.Gatherv[int](self, nil, make([]int, 8)[:1], []int{2}, nil, 0), "recv")
-		})
-
-		t.Run("InPlaceOffRoot", func(t *testing.T) {
-			// A nil send (nil recv for the scatters) means "in place" only at
-			// the root. Only the non-roots make these calls: they are refused
-			// before any communication, and root 0 does not call at all.
-			if r == 0 {
-				return
-			}
-			arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
-			arg("Reduce nil send off root", mpi.Reduce(w, nil, make([]int, 2), mpi.Sum, 0), "send")
-			arg("Gather nil send off root", mpi.Gather(w, nil, make([]int, 2*n), 0), "send")
-			arg("Gatherv nil send off root", mpi.Gatherv[int](w, nil, nil, nil, nil, 0), "send")
-			arg("ReduceLoc nil send off root", mpi.ReduceLoc(w, nil, make([]mpi.ValueIndex[int32], 1), mpi.MaxLoc, 0), "send")
-			arg("Scatter nil recv off root", mpi.Scatter[int](w, nil, nil, 0), "recv")
-			arg("Scatterv nil recv off root", mpi.Scatterv[int](w, nil, nil, nil, nil, 0), "recv")
-		})
+		t.Run("PointToPoint", testBadInputPointToPoint)
+		t.Run("Collectives", testBadInputCollectives)
+		t.Run("RootOnly", testBadInputRootOnly)
+		t.Run("InPlaceOffRoot", testBadInputInPlaceOffRoot)
 
 		// The job carries on, every rank in step.
 		got := []int{0}
@@ -927,4 +760,182 @@ func TestBadInput(t *testing.T) {
 		}
 		pcEq(t, "Allgather after bad input", all, want)
 	})
+}
+
+func testBadInputPointToPoint(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	buf := []int{1, 2, 3}
+	arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
+	arg("Send dest=size", mpi.Send(w, buf, n, 0), "dest")
+	arg("Send dest=-5", mpi.Send(w, buf, -5, 0), "dest")
+	arg("Send dest=AnySource", mpi.Send(w, buf, mpi.AnySource, 0), "dest")
+	arg("Send dest=2^32", mpi.Send(w, buf, 1<<32, 0), "dest")
+	arg("Send tag=-1", mpi.Send(w, buf, r, -1), "tag")
+	arg("Send tag=AnyTag", mpi.Send(w, buf, r, mpi.AnyTag), "tag")
+	// A tag beyond C int would be truncated: 2^32 would go out as tag 0.
+	arg("Send tag=2^32", mpi.Send(w, buf, r, 1<<32), "tag")
+	arg("Send tag=2^31", mpi.Send(w, buf, r, 1<<31), "tag")
+	arg("Ssend dest=size", mpi.Ssend(w, buf, n, 0), "dest")
+	arg("Ssend tag=-3", mpi.Ssend(w, buf, r, -3), "tag")
+	_, err := mpi.Recv(w, buf, n, 0)
+	arg("Recv src=size", err, "src")
+	_, err = mpi.Recv(w, buf, -7, 0)
+	arg("Recv src=-7", err, "src")
+	_, err = mpi.Recv(w, buf, r, -2)
+	arg("Recv tag=-2", err, "tag")
+	_, err = mpi.Recv(w, buf, r, 1<<32)
+	arg("Recv tag=2^32", err, "tag")
+	_, err = mpi.Sendrecv(w, buf, n, 0, buf, r, 0)
+	arg("Sendrecv dest=size", err, "dest")
+	_, err = mpi.Sendrecv(w, buf, r, 0, buf, n+3, 0)
+	arg("Sendrecv src", err, "src")
+	_, err = mpi.Sendrecv(w, buf, r, mpi.AnyTag, buf, r, 0)
+	arg("Sendrecv sendTag=AnyTag", err, "sendTag")
+	_, err = mpi.Sendrecv(w, buf, r, 0, buf, r, -4)
+	arg("Sendrecv recvTag=-4", err, "recvTag")
+	_, err = mpi.Isend(w, buf, n, 0)
+	arg("Isend dest=size", err, "dest")
+	_, err = mpi.Isend(w, buf, r, -1)
+	arg("Isend tag=-1", err, "tag")
+	_, err = mpi.Irecv(w, buf, n, 0)
+	arg("Irecv src=size", err, "src")
+	_, err = mpi.Irecv(w, buf, r, -9)
+	arg("Irecv tag=-9", err, "tag")
+	_, err = mpi.Probe[int](w, n, 0)
+	arg("Probe src=size", err, "src")
+	_, err = mpi.Probe[int](w, r, -2)
+	arg("Probe tag=-2", err, "tag")
+	_, _, err = mpi.Iprobe[int](w, -3, 0)
+	arg("Iprobe src=-3", err, "src")
+	_, _, err = mpi.Iprobe[int](w, r, -2)
+	arg("Iprobe tag=-2", err, "tag")
+	// Requests.
+	var nilReq *mpi.Request
+	_, err = nilReq.Wait()
+	arg("Wait nil", err, "request")
+	if !errors.Is(err, mpi.ErrNil) {
+		t.Errorf("Wait on a nil request: %v does not wrap ErrNil", err)
+	}
+	_, _, err = nilReq.Test()
+	arg("Test nil", err, "request")
+	_, err = mpi.Waitall(nil)
+	arg("Waitall with nil", err, "reqs")
+	_, _, err = mpi.Waitany(nil)
+	arg("Waitany with nil", err, "reqs")
+	// A nil communicator.
+	var nc *mpi.Comm
+	err = mpi.Send(nc, buf, 0, 0)
+	arg("Send on nil Comm", err, "comm")
+	if !errors.Is(err, mpi.ErrNil) {
+		t.Errorf("Send on a nil Comm: %v does not wrap ErrNil", err)
+	}
+	_, err = mpi.Recv(nc, buf, 0, 0)
+	arg("Recv on nil Comm", err, "comm")
+}
+
+func testBadInputCollectives(t *testing.T) {
+	w := mpi.World()
+	n := w.Size()
+	// Every check here fails alike on every rank, so no rank enters a
+	// collective call.
+	arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
+	// The short buffers sit inside longer arrays so that a missing check
+	// cannot write past real memory.
+	short := make([]int, 8)[:2]
+	send3 := []int{1, 2, 3}
+	arg("Allreduce recv shorter than send", mpi.Allreduce(w, send3, short, mpi.Sum), "recv")
+	arg("Scan recv short", mpi.Scan(w, send3, short, mpi.Sum), "recv")
+	arg("Exscan recv short", mpi.Exscan(w, send3, short, mpi.Max), "recv")
+	arg("Allreduce Max on complex128", mpi.Allreduce(w, []complex128{1}, []complex128{0}, mpi.Max), "op")
+	arg("Allreduce Min on complex64", mpi.Allreduce(w, []complex64{1}, []complex64{0}, mpi.Min), "op")
+	arg("Allreduce Band on float64", mpi.Allreduce(w, []float64{1}, []float64{0}, mpi.Band), "op")
+	arg("Allreduce Lor on float32", mpi.Allreduce(w, []float32{1}, []float32{0}, mpi.Lor), "op")
+	arg("Allreduce Bxor on complex64", mpi.Allreduce(w, []complex64{1}, []complex64{0}, mpi.Bxor), "op")
+	arg("Allreduce Replace", mpi.Allreduce(w, []int{1}, []int{0}, mpi.Replace), "op")
+	arg("Allreduce NoOp", mpi.Allreduce(w, []int{1}, []int{0}, mpi.NoOp), "op")
+	arg("Allreduce MinLoc on int", mpi.Allreduce(w, []int{1}, []int{0}, mpi.MinLoc), "op")
+	arg("Allreduce zero Op", mpi.Allreduce(w, []int{1}, []int{0}, mpi.Op{}), "op")
+	arg("Scan Max on complex128", mpi.Scan(w, []complex128{1}, []complex128{0}, mpi.Max), "op")
+	arg("Reduce Land on float64", mpi.Reduce(w, []float64{1}, []float64{0}, mpi.Land, 0), "op")
+	arg("Reduce root=size", mpi.Reduce(w, send3, make([]int, 3), mpi.Sum, n), "root")
+	arg("Reduce root=-1", mpi.Reduce(w, send3, make([]int, 3), mpi.Sum, -1), "root")
+	arg("Bcast root=size", mpi.Bcast(w, send3, n), "root")
+	arg("Bcast root=-1", mpi.Bcast(w, send3, -1), "root")
+	arg("Gather root=-1", mpi.Gather(w, send3, make([]int, 3*n), -1), "root")
+	arg("Gatherv root=size", mpi.Gatherv(w, send3, nil, nil, nil, n), "root")
+	arg("Scatter root=size", mpi.Scatter(w, make([]int, 3*n), send3, n), "root")
+	arg("Scatterv root=-1", mpi.Scatterv(w, nil, nil, nil, send3, -1), "root")
+	arg("ReduceLoc root=size", mpi.ReduceLoc(w, []mpi.ValueIndex[float64]{{1, 0}}, make([]mpi.ValueIndex[float64], 1), mpi.MinLoc, n), "root")
+	// counts with the wrong length, negative entries, bad displacements.
+	arg("ReduceScatter len(counts) != size", mpi.ReduceScatter(w, make([]int, 8), make([]int, 8), make([]int, n+1), mpi.Sum), "counts")
+	neg := pcFill(n, 1)
+	neg[n-1] = -1
+	arg("ReduceScatter negative count", mpi.ReduceScatter(w, make([]int, 8), make([]int, 8), neg, mpi.Sum), "counts")
+	ones := pcFill(n, 1)
+	arg("ReduceScatter send short", mpi.ReduceScatter(w, make([]int, 8)[:n-1], make([]int, 8), ones, mpi.Sum), "send")
+	arg("ReduceScatter recv short", mpi.ReduceScatter(w, make([]int, n), make([]int, 8)[:0], ones, mpi.Sum), "recv")
+	arg("ReduceScatter in place recv short", mpi.ReduceScatter(w, nil, make([]int, 8)[:n-1], ones, mpi.Sum), "recv")
+	arg("ReduceScatter Max on complex", mpi.ReduceScatter(w, make([]complex64, n), make([]complex64, 1), ones, mpi.Max), "op")
+	arg("Allgatherv len(counts) != size", mpi.Allgatherv(w, []int{1}, make([]int, 8), make([]int, n+1), nil), "recvCounts")
+	arg("Allgatherv len(displs) != size", mpi.Allgatherv(w, []int{1}, make([]int, 8), ones, make([]int, n-1)), "recvDispls")
+	negDispl := make([]int, n)
+	negDispl[0] = -1
+	arg("Allgatherv negative displacement", mpi.Allgatherv(w, []int{1}, make([]int, 8), ones, negDispl), "recvDispls")
+	arg("Allgatherv negative count", mpi.Allgatherv(w, []int{1}, make([]int, 8), neg, nil), "recvCounts")
+	arg("Allgatherv recv short", mpi.Allgatherv(w, []int{1}, make([]int, 8)[:n-1], ones, nil), "recv")
+	arg("Allgatherv send longer than counts[rank]", mpi.Allgatherv(w, []int{1, 2}, make([]int, 8), ones, nil), "send")
+	arg("Allgather recv short", mpi.Allgather(w, send3, make([]int, 3*n+3)[:3*n-1]), "recv")
+	arg("Alltoall recv short", mpi.Alltoall(w, make([]int, 2*n), make([]int, 2*n)[:2*n-1]), "recv")
+	if n > 1 {
+		arg("Alltoall send not a multiple of size", mpi.Alltoall(w, make([]int, n+1), make([]int, 2*n)), "send")
+	}
+	arg("Alltoallv len(sendCounts) != size", mpi.Alltoallv(w, make([]int, 8), make([]int, n+1), nil, make([]int, 8), ones, nil), "sendCounts")
+	arg("Alltoallv len(recvDispls) != size", mpi.Alltoallv(w, make([]int, 8), ones, nil, make([]int, 8), ones, make([]int, n+2)), "recvDispls")
+	arg("Alltoallv send short", mpi.Alltoallv(w, make([]int, 8)[:n-1], ones, nil, make([]int, 8), ones, nil), "send")
+	arg("Alltoallv recv short", mpi.Alltoallv(w, make([]int, 8), ones, nil, make([]int, 8)[:n-1], ones, nil), "recv")
+	arg("AllreduceLoc Sum", mpi.AllreduceLoc(w, []mpi.ValueIndex[int32]{{1, 0}}, make([]mpi.ValueIndex[int32], 1), mpi.Sum), "op")
+	arg("AllreduceLoc recv short", mpi.AllreduceLoc(w, []mpi.ValueIndex[int64]{{1, 0}, {2, 1}}, make([]mpi.ValueIndex[int64], 2)[:1], mpi.MaxLoc), "recv")
+	var nc *mpi.Comm
+	arg("Bcast on nil Comm", mpi.Bcast(nc, send3, 0), "comm")
+	arg("Allreduce on nil Comm", mpi.Allreduce(nc, send3, send3, mpi.Sum), "comm")
+	pcEq(t, "buffers untouched by refused calls", short[:cap(short)], make([]int, 8))
+}
+
+func testBadInputRootOnly(t *testing.T) {
+	self := mpi.Self()
+	// Checks that only the root can make (its receive buffer, its
+	// counts). On World the other ranks would go on into the call, so
+	// these run on Self, where every rank is its own root.
+	arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
+	send3 := []int{1, 2, 3}
+	arg("Gather recv too short at root", mpi.Gather(self, send3, make([]int, 8)[:2], 0), "recv")
+	arg("Reduce recv too short at root", mpi.Reduce(self, send3, make([]int, 8)[:2], mpi.Sum, 0), "recv")
+	arg("Gatherv len(counts) != size", mpi.Gatherv(self, send3, make([]int, 8), []int{3, 0}, nil, 0), "recvCounts")
+	arg("Gatherv recv short", mpi.Gatherv(self, send3, make([]int, 8)[:2], []int{3}, nil, 0), "recv")
+	arg("Gatherv send != counts[root]", mpi.Gatherv(self, send3, make([]int, 8), []int{2}, nil, 0), "send")
+	arg("Scatter send too short at root", mpi.Scatter(self, make([]int, 8)[:2], make([]int, 3), 0), "send")
+	arg("Scatterv len(counts) != size", mpi.Scatterv(self, make([]int, 8), []int{1, 1}, nil, make([]int, 1), 0), "sendCounts")
+	arg("Scatterv send short", mpi.Scatterv(self, make([]int, 8)[:1], []int{2}, nil, make([]int, 2), 0), "send")
+	arg("Scatterv recv shorter than counts[root]", mpi.Scatterv(self, make([]int, 8), []int{3}, nil, make([]int, 8)[:2], 0), "recv")
+	arg("ReduceLoc recv short at root", mpi.ReduceLoc(self, []mpi.ValueIndex[float32]{{1, 0}, {2, 0}}, make([]mpi.ValueIndex[float32], 2)[:1], mpi.MinLoc, 0), "recv")
+	arg("Gatherv in place recv short", mpi.Gatherv[int](self, nil, make([]int, 8)[:1], []int{2}, nil, 0), "recv")
+}
+
+func testBadInputInPlaceOffRoot(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	// A nil send (nil recv for the scatters) means "in place" only at
+	// the root. Only the non-roots make these calls: they are refused
+	// before any communication, and root 0 does not call at all.
+	if r == 0 {
+		return
+	}
+	arg := func(what string, err error, name string) { t.Helper(); pcArgErr(t, what, err, name) }
+	arg("Reduce nil send off root", mpi.Reduce(w, nil, make([]int, 2), mpi.Sum, 0), "send")
+	arg("Gather nil send off root", mpi.Gather(w, nil, make([]int, 2*n), 0), "send")
+	arg("Gatherv nil send off root", mpi.Gatherv[int](w, nil, nil, nil, nil, 0), "send")
+	arg("ReduceLoc nil send off root", mpi.ReduceLoc(w, nil, make([]mpi.ValueIndex[int32], 1), mpi.MaxLoc, 0), "send")
+	arg("Scatter nil recv off root", mpi.Scatter[int](w, nil, nil, 0), "recv")
+	arg("Scatterv nil recv off root", mpi.Scatterv[int](w, nil, nil, nil, nil, 0), "recv")
 }
