@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 func TestAdopt(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		if !mpi.Adopted() {
-			t.Fatal("mpi.Init did not adopt the MPI that C initialized")
+			mpitest.Fatalf(t, "mpi.Init did not adopt the MPI that C initialized")
 		}
 		if got := mpi.Provided(); got != mpi.ThreadMultiple {
 			t.Errorf("Provided() = %v, want %v", got, mpi.ThreadMultiple)
@@ -58,34 +58,28 @@ func TestSharedComm(t *testing.T) {
 		w := mpi.World()
 		n, r := int64(w.Size()), int64(w.Rank())
 		sub, err := w.Split(w.Rank()%2, -w.Rank())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sub.Free()
+		mpitest.Must(t, err)
+		defer mpitest.Cleanup(t, sub.Free)
 		for i := range int64(5) {
 			// C on the world handle, then Go on the same communicator.
 			got, err := ctest.AllreduceSum(w.Handle(), r+i)
-			if err != nil {
-				t.Fatal(err)
-			}
+			mpitest.Must(t, err)
 			if want := n*(n-1)/2 + n*i; got != want {
-				t.Fatalf("C Allreduce over World = %d, want %d", got, want)
+				mpitest.Fatalf(t, "C Allreduce over World = %d, want %d", got, want)
 			}
 			g := []int64{0}
-			if err := mpi.Allreduce(w, []int64{r * i}, g, mpi.Sum); err != nil {
-				t.Fatal(err)
-			}
+			mpitest.Must(t, mpi.Allreduce(w, []int64{r * i}, g, mpi.Sum))
 			if want := i * n * (n - 1) / 2; g[0] != want {
-				t.Fatalf("Go Allreduce = %d, want %d", g[0], want)
+				mpitest.Fatalf(t, "Go Allreduce = %d, want %d", g[0], want)
 			}
 			// C on a communicator that Go split, ranks as Go sees them.
 			cr, err := ctest.CommRank(sub.Handle())
 			if err != nil || cr != sub.Rank() {
-				t.Fatalf("C sees rank %d (%v) in the split communicator, Go %d", cr, err, sub.Rank())
+				mpitest.Fatalf(t, "C sees rank %d (%v) in the split communicator, Go %d", cr, err, sub.Rank())
 			}
 			s, err := ctest.AllreduceSum(sub.Handle(), 1)
 			if err != nil || s != int64(sub.Size()) {
-				t.Fatalf("C Allreduce over the split = %d (%v), want %d", s, err, sub.Size())
+				mpitest.Fatalf(t, "C Allreduce over the split = %d (%v), want %d", s, err, sub.Size())
 			}
 		}
 	})
@@ -96,33 +90,23 @@ func TestCommFromC(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		w := mpi.World()
 		h, err := ctest.Split(w.Handle(), w.Rank()%2)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mpitest.Must(t, err)
 		c, err := mpi.CommFromHandle(h)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mpitest.Must(t, err)
 		want := (w.Size() + 1 - w.Rank()%2) / 2
 		if c.Size() != want || c.Rank() != w.Rank()/2 {
-			t.Fatalf("adopted communicator: rank %d of %d, want %d of %d", c.Rank(), c.Size(), w.Rank()/2, want)
+			mpitest.Fatalf(t, "adopted communicator: rank %d of %d, want %d of %d", c.Rank(), c.Size(), w.Rank()/2, want)
 		}
 		got := []int{0}
-		if err := mpi.Allreduce(c, []int{w.Rank()}, got, mpi.Max); err != nil {
-			t.Fatal(err)
-		}
+		mpitest.Must(t, mpi.Allreduce(c, []int{w.Rank()}, got, mpi.Max))
 		if wantMax := w.Size() - 1 - (w.Size()-1-w.Rank()%2)%2; got[0] != wantMax {
-			t.Fatalf("Max over the C communicator = %d, want %d", got[0], wantMax)
+			mpitest.Fatalf(t, "Max over the C communicator = %d, want %d", got[0], wantMax)
 		}
 		f, err := mpi.CommFromFortran(c.Fortran())
-		if err != nil {
-			t.Fatal(err)
-		}
+		mpitest.Must(t, err)
 		if cmp, err := f.Compare(c); err != nil || cmp != mpi.Ident {
-			t.Fatalf("Fortran round trip compares %v (%v), want Ident", cmp, err)
+			mpitest.Fatalf(t, "Fortran round trip compares %v (%v), want Ident", cmp, err)
 		}
-		if err := ctest.Free(h); err != nil {
-			t.Fatal(err)
-		}
+		mpitest.Must(t, ctest.Free(h))
 	})
 }
