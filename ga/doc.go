@@ -317,7 +317,8 @@
 //	GA_Llt_solve                  LltSolve(a, b)
 //	GA_Solve                      Solve(a, b)
 //	GA_Spd_invert                 SpdInvert(a)
-//	GA_Dgemm, GA_Zgemm            Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
+//	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
+//	GA_Matmul_patch, NGA_Matmul_patch MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi)
 //	GA_Print                      a.Print (a.Fprint)
 //	GA_Print_distribution         a.PrintDistribution
 //	GA_Print_stats                PrintStats (ReadStats)

@@ -18,14 +18,23 @@ import (
 // written back. Where beta is 0, C is not read.
 func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
 	const op = "Gemm"
-	g, err := groupOf(op, c)
+	ta, tb = upper(ta), upper(tb)
+	ar, ac, br, bc, check := gemmShape(ta, tb, m, n, k, a, b, c)
+	l := array(array(array(newArgs(op).ints("trans", int(ta), int(tb)).ints("mnk", m, n, k), "A", a), "B", b), "C", c)
+	return matmul(op, ta, tb, alpha, leading(a, ar, ac), leading(b, br, bc), beta, leading(c, m, n), check, l)
+}
+
+// matmul computes C = alpha·op(A)·op(B) + beta·C on the patches a, b and c,
+// whose shapes the caller has checked (check: its verdict; l: the text of
+// its arguments, the arrays among them). It is collective, and honours
+// MaskSync.
+func matmul[T scalapack.Elem](op string, ta, tb byte, alpha T, a, b patch2[T], beta T, c patch2[T], check error, l *args) error {
+	g, err := groupOf(op, c.x)
 	if err != nil {
 		return err
 	}
-	ta, tb = upper(ta), upper(tb)
-	ar, ac, br, bc, check := gemmShape(ta, tb, m, n, k, a, b, c)
-	l := newArgs(op).ints("trans", int(ta), int(tb)).ints("mnk", m, n, k).str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta))
-	if err := opening(g, op, c.Name(), check, array(array(array(l, "A", a), "B", b), "C", c)); err != nil {
+	l = l.str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta))
+	if err := opening(g, op, c.x.Name(), check, l); err != nil {
 		return err
 	}
 	grid, err := g.solverGrid()
@@ -33,15 +42,16 @@ func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], b
 		return err
 	}
 	// Cᵀ = alpha·op(B)ᵀ·op(A)ᵀ + beta·Cᵀ, on the transposes the Gets make.
-	at, bt, ct, err := readProduct(g, grid, a, b, c, ar, ac, br, bc, m, n, beta == 0)
-	// Everyone has read C before anyone writes it.
-	if err := agree(g, true, op, c.name, err, nil); err != nil {
+	at, bt, ct, err := readProduct(g, grid, a, b, c, beta == 0)
+	// Everyone has read every operand before anyone writes C, which may
+	// therefore overlap them.
+	if err := agree(g, true, op, c.x.name, err, nil); err != nil {
 		return err
 	}
 	if err := scalapack.Gemm(scalapack.Trans(tb), scalapack.Trans(ta), alpha, bt, at, beta, ct); err != nil {
 		return err
 	}
-	return closing(g, op, c.name, putTransposed(ct, c))
+	return closing(g, op, c.x.name, putTransposed(ct, c))
 }
 
 // gemmShape checks Gemm's arguments and returns the shapes of the leading
@@ -86,20 +96,20 @@ func gemmShape[T scalapack.Elem](ta, tb byte, m, n, k int, a, b, c *Array[T]) (a
 	return ar, ac, br, bc, nil
 }
 
-// readProduct reads the transposes of Gemm's operands' leading patches
-// (C's only if it is used) into block-cyclic matrices on grid, in g's scratch.
-func readProduct[T scalapack.Elem](g *group, grid *blacs.Grid, a, b, c *Array[T], ar, ac, br, bc, m, n int, emptyC bool) (at, bt, ct *scalapack.Matrix[T], err error) {
+// readProduct reads the transposes of the product's patches (C's only if
+// it is used) into block-cyclic matrices on grid, in g's scratch.
+func readProduct[T scalapack.Elem](g *group, grid *blacs.Grid, a, b, c patch2[T], emptyC bool) (at, bt, ct *scalapack.Matrix[T], err error) {
 	nb := gemmBlock
-	if at, err = getTransposed(grid, a, ar, ac, nb, nb, &g.scratchA); err != nil {
+	if at, err = getTransposed(grid, a, nb, nb, &g.scratchA); err != nil {
 		return nil, nil, nil, err
 	}
-	if bt, err = getTransposed(grid, b, br, bc, nb, nb, &g.scratchB); err != nil {
+	if bt, err = getTransposed(grid, b, nb, nb, &g.scratchB); err != nil {
 		return nil, nil, nil, err
 	}
 	if emptyC {
-		ct, err = emptyTransposed[T](grid, m, n, nb, nb, &g.scratchC)
+		ct, err = emptyTransposed[T](grid, c.rows, c.cols, nb, nb, &g.scratchC)
 	} else {
-		ct, err = getTransposed(grid, c, m, n, nb, nb, &g.scratchC)
+		ct, err = getTransposed(grid, c, nb, nb, &g.scratchC)
 	}
 	return at, bt, ct, err
 }

@@ -91,20 +91,51 @@ func (g *group) exitGrids() error {
 	return nil
 }
 
-// getTransposed reads the leading p0 × p1 patch of the 2-D array x into a new
-// matrix, its transpose, on g in mb × nb blocks, whose local part lives in s.
-// The transpose's local part, column-major, is x's elements row-major, so
-// each local block is one Get of a patch of x straight into place, with the
-// local part's leading dimension.
-func getTransposed[T scalapack.Elem](g *blacs.Grid, x *Array[T], p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
-	m, err := emptyTransposed[T](g, p0, p1, mb, nb, s)
+// patch2 is a 2-D patch of a global array as the bridge to ScaLAPACK sees
+// it: rows × cols elements from the corner lo on, along the array's
+// dimensions rd (rows) and cd (columns), rd < cd, every other dimension
+// fixed at lo's.
+type patch2[T Elem] struct {
+	x          *Array[T]
+	lo         []int
+	rd, cd     int
+	rows, cols int
+}
+
+// leading is the leading rows × cols patch of the 2-D array x.
+func leading[T Elem](x *Array[T], rows, cols int) patch2[T] {
+	return patch2[T]{x: x, lo: []int{0, 0}, rd: 0, cd: 1, rows: rows, cols: cols}
+}
+
+// sub returns the bounds of the patch's rows r0..r0+h-1 and columns
+// c0..c0+w-1 in x, and the leading dimensions of a buffer holding them
+// row-major with ld elements from row to row.
+func (p patch2[T]) sub(r0, c0, h, w, ld int) (lo, hi, lds []int) {
+	lo, hi = slices.Clone(p.lo), slices.Clone(p.lo)
+	lo[p.rd], hi[p.rd] = lo[p.rd]+r0, lo[p.rd]+r0+h-1
+	lo[p.cd], hi[p.cd] = lo[p.cd]+c0, lo[p.cd]+c0+w-1
+	lds = make([]int, len(lo)-1)
+	for d := range lds {
+		lds[d] = hi[d+1] - lo[d+1] + 1
+	}
+	lds[p.cd-1] = ld
+	return lo, hi, lds
+}
+
+// getTransposed reads the patch p into a new matrix, its transpose, on g in
+// mb × nb blocks, whose local part lives in s. The transpose's local part,
+// column-major, is p's elements row-major, so each local block is one Get
+// of a patch of p's array straight into place, with the local part's
+// leading dimension.
+func getTransposed[T scalapack.Elem](g *blacs.Grid, p patch2[T], mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
+	m, err := emptyTransposed[T](g, p.rows, p.cols, mb, nb, s)
 	if err != nil {
 		return nil, err
 	}
-	return m, refillTransposed(m, x)
+	return m, refillTransposed(m, p)
 }
 
-// emptyTransposed is getTransposed without the reading.
+// emptyTransposed is getTransposed of a p0 × p1 patch without the reading.
 func emptyTransposed[T scalapack.Elem](g *blacs.Grid, p0, p1, mb, nb int, s *scratch) (*scalapack.Matrix[T], error) {
 	pr, pc, myrow, mycol := g.Info()
 	lr, lc := layout.Numroc(p1, mb, myrow, 0, pr), layout.Numroc(p0, nb, mycol, 0, pc)
@@ -115,9 +146,10 @@ func emptyTransposed[T scalapack.Elem](g *blacs.Grid, p0, p1, mb, nb int, s *scr
 	return &scalapack.Matrix[T]{Grid: g, Desc: d, Data: scratchOf[T](s, max(1, d.LLD*lc))}, nil
 }
 
-// refillTransposed reads x into m = xᵀ again. Other processes' parts are
+// refillTransposed reads p into m = pᵀ again. Other processes' parts are
 // mapped in first, in one call each rather than a page fault per page.
-func refillTransposed[T scalapack.Elem](m *scalapack.Matrix[T], x *Array[T]) error {
+func refillTransposed[T scalapack.Elem](m *scalapack.Matrix[T], p patch2[T]) error {
+	x := p.x
 	for r := range x.g.size() {
 		if r != x.g.rank {
 			if err := x.seg.MapIn(r); err != nil {
@@ -125,17 +157,17 @@ func refillTransposed[T scalapack.Elem](m *scalapack.Matrix[T], x *Array[T]) err
 			}
 		}
 	}
-	ld := []int{m.Desc.LLD}
 	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
-		return x.Get([]int{j0, i0}, []int{j0 + w - 1, i0 + h - 1}, m.Data[li+lj*ld[0]:], ld)
+		lo, hi, ld := p.sub(j0, i0, w, h, m.Desc.LLD)
+		return x.Get(lo, hi, m.Data[li+lj*m.Desc.LLD:], ld)
 	})
 }
 
-// putTransposed writes m = xᵀ back into x, one Put per local block.
-func putTransposed[T scalapack.Elem](m *scalapack.Matrix[T], x *Array[T]) error {
-	ld := []int{m.Desc.LLD}
+// putTransposed writes m = pᵀ back into p, one Put per local block.
+func putTransposed[T scalapack.Elem](m *scalapack.Matrix[T], p patch2[T]) error {
 	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
-		return x.Put([]int{j0, i0}, []int{j0 + w - 1, i0 + h - 1}, m.Data[li+lj*ld[0]:], ld)
+		lo, hi, ld := p.sub(j0, i0, w, h, m.Desc.LLD)
+		return p.x.Put(lo, hi, m.Data[li+lj*m.Desc.LLD:], ld)
 	})
 }
 
@@ -223,13 +255,13 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 	if err := solveTransposed(how, trans, m, y, refill); err != nil {
 		return err
 	}
-	return closing(g, op, b.name, putTransposed(y, b))
+	return closing(g, op, b.name, putTransposed(y, leading(b, n, nrhs)))
 }
 
 // readSystem reads M = Aᵀ and Y = Bᵀ for solve and checks that they hold no
 // NaN or Inf (M only if scanA). refill reads M again.
 func readSystem(g *group, op string, a, b *Array[float64], n, nrhs int, scanA bool) (m, y *scalapack.Matrix[float64], refill func() error, err error) {
-	refill = func() error { return refillTransposed(m, a) }
+	refill = func() error { return refillTransposed(m, leading(a, n, n)) }
 	if inPlace(a, nil) {
 		local, err := a.localData()
 		if err != nil {
@@ -245,11 +277,11 @@ func readSystem(g *group, op string, a, b *Array[float64], n, nrhs int, scanA bo
 			return nil, nil, nil, err
 		}
 		nb := min(g.block(), max(n, 1))
-		if m, err = getTransposed(grid, a, n, n, nb, nb, &g.scratchA); err != nil {
+		if m, err = getTransposed(grid, leading(a, n, n), nb, nb, &g.scratchA); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	if y, err = getTransposed(m.Grid, b, n, nrhs, min(m.Desc.MB, nrhs), m.Desc.MB, &g.scratchB); err != nil {
+	if y, err = getTransposed(m.Grid, leading(b, n, nrhs), min(m.Desc.MB, nrhs), m.Desc.MB, &g.scratchB); err != nil {
 		return nil, nil, nil, err
 	}
 	if scanA {
@@ -360,7 +392,7 @@ func SpdInvert(a *Array[float64]) error {
 	}
 	n := a.dims[0]
 	nb := min(g.block(), max(n, 1))
-	m, err := getTransposed(grid, a, n, n, nb, nb, &g.scratchA)
+	m, err := getTransposed(grid, leading(a, n, n), nb, nb, &g.scratchA)
 	// Everyone has read A before anyone writes it.
 	if err := agree(g, true, op, a.name, err, nil); err != nil {
 		return err
@@ -368,5 +400,5 @@ func SpdInvert(a *Array[float64]) error {
 	if err := invertTransposed(m); err != nil {
 		return err
 	}
-	return mirrorUpper(g, a, putTransposed(m, a))
+	return mirrorUpper(g, a, putTransposed(m, leading(a, n, n)))
 }
