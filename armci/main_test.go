@@ -74,14 +74,14 @@ func freeLater(t *testing.T, c *mpi.Comm) {
 	})
 }
 
-// malloc allocates a segment and checks that it takes the runtime's path (all
-// ranks of these jobs share one node).
+// malloc allocates a segment and checks that it takes the runtime's path:
+// every part mapped only where shared memory is used and all ranks share a node.
 func malloc(t *testing.T, rt *armci.Runtime, size int) *armci.Segment {
 	t.Helper()
 	s, err := rt.Malloc(size)
 	must(t, err)
-	if s.SharedMemory() != rt.SharedMemory() {
-		fatalf(t, "segment SharedMemory() = %v on a runtime with SharedMemory() = %v", s.SharedMemory(), rt.SharedMemory())
+	if want := rt.SharedMemory() && rt.SingleNode(); s.SharedMemory() != want {
+		fatalf(t, "segment SharedMemory() = %v, want %v: runtime SharedMemory() = %v, SingleNode() = %v", s.SharedMemory(), want, rt.SharedMemory(), rt.SingleNode())
 	}
 	if got := len(s.Local()); got != size {
 		fatalf(t, "Local() has %d bytes, want %d", got, size)
