@@ -168,8 +168,11 @@
 //
 // # Linear algebra
 //
-// LuSolve, LltSolve, Solve, SpdInvert and Gemm hand float64 (Gemm also
-// complex128) arrays to ScaLAPACK (package scalapack). B is n × nrhs (GA's C
+// LuSolve, LltSolve, Solve and SpdInvert hand float64 arrays, and Gemm and
+// MatmulPatch float32, float64, complex64 and complex128 arrays, to
+// ScaLAPACK (package scalapack), all through one bridge: a 2-D patch of an
+// array (its leading patch for Gemm and the solvers, any 2-D slice for
+// MatmulPatch) read into a block-cyclic matrix and written back. B is n × nrhs (GA's C
 // interface wants its transpose) and is overwritten by X; A is left as it
 // was. A singular or non-positive-definite A returns scalapack's typed
 // errors, with A and B unchanged.
@@ -188,6 +191,23 @@
 // The copies live in memory kept between calls (mapped with transparent huge
 // pages), and the BLACS grids are kept, both until Terminate; both, and the
 // block size, belong to the arrays' group.
+//
+// # gonum
+//
+// Global arrays meet gonum.org/v1/gonum/mat at the edges (gonum.go): a
+// process's block of a 2-D float64 or complex128 array as a *mat.Dense or
+// *mat.CDense that shares its memory (LocalDense, LocalCDense, BlockDense
+// for a block-cyclic block; LocalVec for a 1-D block), and patches read into
+// gonum matrices or written and accumulated from them, a matrix's stride
+// serving as the leading dimension (GetDense, GetIntoDense, PutDense,
+// AccDense and their CDense forms). goga itself calls no BLAS on local
+// blocks: its products and solves go to ScaLAPACK (OpenBLAS underneath,
+// through cgo/), and its element-wise operations are Go loops over each
+// process's runs, which a BLAS call would not beat on a single pass over
+// memory. So gonum's blas64 and cblas128 are not used inside ga; a program
+// that runs BLAS on its own blocks does it through gonum on LocalDense's
+// matrix, with gonum's own BLAS or, through blas64.Use, an OpenBLAS-backed
+// one (gonum.org/v1/netlib).
 //
 // # Seams
 //
@@ -319,6 +339,10 @@
 //	GA_Spd_invert                 SpdInvert(a)
 //	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
 //	GA_Matmul_patch, NGA_Matmul_patch MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi)
+//	NGA_Access (through gonum)    LocalDense, LocalCDense, LocalVec
+//	NGA_Access_block (gonum)      BlockDense
+//	NGA_Get (into gonum)          GetDense, GetIntoDense, GetCDense, GetIntoCDense
+//	NGA_Put, NGA_Acc (from gonum) PutDense, AccDense, PutCDense, AccCDense
 //	GA_Print                      a.Print (a.Fprint)
 //	GA_Print_distribution         a.PrintDistribution
 //	GA_Print_stats                PrintStats (ReadStats)

@@ -27,20 +27,20 @@ func TestMatmulPatch(t *testing.T) {
 	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
-// mat is a patch of a model: rows × cols, read row-major from its
+// opnd is a patch of a model: rows × cols, read row-major from its
 // positions in the whole array.
-type mat[T ga.Elem] struct {
+type opnd[T ga.Elem] struct {
 	model      []T
 	pos        []int
 	rows, cols int
 }
 
-func matOf[T ga.Elem](m made[T], lo, hi []int, rows, cols int) mat[T] {
-	return mat[T]{model: m.model, pos: order(m.a.Dims(), lo, hi, false), rows: rows, cols: cols}
+func matOf[T ga.Elem](m made[T], lo, hi []int, rows, cols int) opnd[T] {
+	return opnd[T]{model: m.model, pos: order(m.a.Dims(), lo, hi, false), rows: rows, cols: cols}
 }
 
 // at is op(X)[i][j].
-func (x mat[T]) at(trans byte, i, j int) T {
+func (x opnd[T]) at(trans byte, i, j int) T {
 	if trans == 't' || trans == 'T' {
 		i, j = j, i
 	}
@@ -49,7 +49,7 @@ func (x mat[T]) at(trans byte, i, j int) T {
 
 // product is the model of C = alpha·op(A)·op(B) + beta·C (m × n, with k
 // terms); it writes c's model.
-func product[T ga.Elem](ta, tb byte, alpha T, a, b mat[T], beta T, c mat[T], k int) {
+func product[T ga.Elem](ta, tb byte, alpha T, a, b opnd[T], beta T, c opnd[T], k int) {
 	out := make([]T, len(c.pos))
 	for i := range c.rows {
 		for j := range c.cols {
@@ -100,7 +100,7 @@ func testMatmulPatch[T scalapack.Elem](t *testing.T) {
 		must(t, ga.MatmulPatch('n', 't', alpha, a.a, lo, hi, a.a, lo, hi, beta, a.a, clo, chi))
 		pa := matOf(a, lo, hi, 5, 5)
 		saved := append([]T(nil), a.model...)
-		product('n', 't', alpha, mat[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, mat[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, beta, matOf(a, clo, chi, 5, 5), 5)
+		product('n', 't', alpha, opnd[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, opnd[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, beta, matOf(a, clo, chi, 5, 5), 5)
 		a.check(t, "MatmulPatch into an overlapping patch of its operands")
 		for _, x := range []made[T]{a, b, c} {
 			must(t, x.a.Destroy())
