@@ -57,25 +57,55 @@
 //
 // # How data moves
 //
-// When every rank of a segment's communicator shares a node, the segment is one
-// MPI shared-memory window that every rank maps: a put or get is a memory copy
-// with no MPI call and no cgo crossing for small sizes; an accumulate holds a
-// lock word in front of the target's part; read-modify-write uses the
-// processor's atomic instructions. Read-modify-write on one segment always uses
-// one mechanism.
+// Each process reaches each part of a segment through a transport, chosen
+// per rank when the segment is allocated:
 //
-// Otherwise (ranks on several nodes, or WithoutSharedMemory, or GOGA_ARMCI_SHM=0)
-// the segment is an MPI-3 window held in one lock_all epoch: puts, gets and
-// accumulates are MPI_Put, MPI_Get and MPI_Accumulate completed with
-// MPI_Win_flush_local, strided patches are nested hvector datatypes moved in one
-// call, fences are MPI_Win_flush, and read-modify-write is MPI_Fetch_and_op or
-// MPI_Compare_and_swap. MPI counts are C ints, so a transfer of more than 1 GiB
-// goes as one call per GiB (a strided patch split into runs of whole rows).
-// The goroutines of a process take turns at each target (one operation and
-// its completion at a time): threads competing inside MPI for one target were
-// a hundred times slower over TCP than one thread alone. Transports that need the target's help to complete RMA
-// (Open MPI's osc ucx over TCP) would stall while the target computes, so the
-// runtime then runs a goroutine that enters MPI every 200 µs.
+//   - mapped: the part lies in a shared-memory window of this process's node
+//     and is mapped here. A put or get is a memory copy, with no MPI call and
+//     no cgo crossing for small sizes.
+//   - over MPI: the part is reached through the segment's MPI-3 window, held
+//     in one lock_all epoch. Puts and gets are MPI_Put and MPI_Get completed
+//     with MPI_Win_flush_local (MPI_Rput and MPI_Rget for the non-blocking
+//     forms); strided patches are nested hvector datatypes moved in one call;
+//     a fence is MPI_Win_flush. MPI counts are C ints, so a transfer of more
+//     than 1 GiB goes as one call per GiB (a strided patch split into runs of
+//     whole rows). The goroutines of a process take turns at each target (one
+//     operation and its completion at a time): threads competing inside MPI
+//     for one target were a hundred times slower over TCP than one thread
+//     alone.
+//
+// Where every rank shares a node (and shared memory is used), every part is
+// mapped. Where the ranks span nodes, the parts of each node's ranks are one
+// shared-memory window there, mapped by those ranks, and an RMA window made
+// over the same memory (MPI_Win_create) reaches the others: within one
+// segment, and within one operation that spans both, peers on this node are
+// copies and the rest MPI. With WithoutSharedMemory, GOGA_ARMCI_SHM=0, or an
+// MPI that makes no shared-memory windows (Open MPI's osc ucx), every part is
+// reached over MPI.
+//
+// Accumulate and read-modify-write must stay atomic against each other
+// whoever issues them, so a segment uses one mechanism for them on every
+// target: where every part is mapped, a lock word in front of the target's
+// part and the processor's atomic instructions; otherwise MPI_Accumulate,
+// MPI_Fetch_and_op and MPI_Compare_and_swap on the window, mapped targets
+// included (an MPI accumulate from another node is atomic only against other
+// MPI accumulates).
+//
+// Transports that need the target's help to complete RMA (Open MPI's osc ucx
+// over TCP) would stall while the target computes, so where any part is
+// reached over MPI the runtime runs a goroutine that enters MPI every 200 µs.
+//
+// # Seam: transports
+//
+// The choice lives in one place: Segment.to holds one transport per rank
+// (transport.go), and put, get and their strided, vector and non-blocking
+// forms call it instead of asking what kind of segment they are on. A new
+// way to reach peers (active messages over two-sided MPI for networks whose
+// RMA needs the target's help, say) is a type that implements transport and
+// a case where a segment is allocated (Runtime.malloc) that picks it for the
+// ranks it serves; if it also carries accumulates and read-modify-write, it
+// becomes the segment's one mechanism for them in contig.go, strided.go,
+// vector.go and rmw.go.
 //
 // # Performance
 //
