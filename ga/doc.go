@@ -172,9 +172,9 @@
 // MatmulPatch float32, float64, complex64 and complex128 arrays, to
 // ScaLAPACK (package scalapack), all through one bridge: a 2-D patch of an
 // array (its leading patch for Gemm and the solvers, any 2-D slice for
-// MatmulPatch) read into a block-cyclic matrix and written back. B is n × nrhs (GA's C
-// interface wants its transpose) and is overwritten by X; A is left as it
-// was. A singular or non-positive-definite A returns scalapack's typed
+// MatmulPatch) read into a block-cyclic matrix and written back. B is
+// n × nrhs (GA's C interface wants its transpose) and is overwritten by X;
+// A is left as it was. A singular or non-positive-definite A returns scalapack's typed
 // errors, with A and B unchanged.
 //
 // All of them work on transposes: a process's part of a 2-D array is
