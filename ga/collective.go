@@ -215,7 +215,9 @@ func Brdcst[T mpi.Elem](buf []T, root int) error {
 
 // Gop combines x elementwise over every process and leaves the result in every
 // process's x (GA_Gop, GA_Dgop, GA_Igop, …). op is "+", "*", "max", "min",
-// "absmax" or "absmin"; the last four are for real types only.
+// "absmax", "absmin" or "or": the four after "*" are for real types only,
+// and "or", the bitwise or (GA_Igop's; MPI_BOR under ARMCI-MPI), for integer
+// types only.
 func Gop[T Elem](x []T, op string) error {
 	g, err := current("Gop")
 	if err != nil {
@@ -235,10 +237,12 @@ func Gop[T Elem](x []T, op string) error {
 		o = mpi.Max
 	case "min", "absmin":
 		o = mpi.Min
+	case "or":
+		o = mpi.Bor
 	default:
-		check = errorf("Gop", "", "unknown operation %q; want +, *, max, min, absmax or absmin", op)
+		check = errorf("Gop", "", "unknown operation %q; want +, *, max, min, absmax, absmin or or", op)
 	}
-	if check == nil && isComplex && o != mpi.Sum && o != mpi.Prod {
+	if check == nil && (isComplex && o != mpi.Sum && o != mpi.Prod || o == mpi.Bor && k != reflect.Int32 && k != reflect.Int64) {
 		check = errorf("Gop", "", "operation %q is not defined for %T", op, z)
 	}
 	l := newArgs("Gop").ints("len", len(x)).str("op", op).str("type", fmt.Sprintf("%T", z))
