@@ -234,6 +234,17 @@
 // offsets include the halo, and Spans leaves it out), and a restricted
 // process list is a Deal whose owners are the listed ranks.
 //
+// Element types. Arrays are generic over Elem; what depends on the kind of
+// number (order and magnitude for the element-wise kernels) is chosen once
+// per call in kinds.go, and what crosses into C (ScaLAPACK's s, d, c and z
+// routines) is generated in cgo/ from one table keyed by element type. A new
+// element type is a row of that table and a case in kinds.go.
+//
+// Transports. Arrays move data only through armci segments, which reach
+// each process's storage by a transport chosen per target (shared memory on
+// the node, MPI RMA beyond it; see armci's documentation): ga needs no change
+// for a new transport.
+//
 // # GA C names
 //
 // Every GA C call this package covers, and its goga spelling (a is an
