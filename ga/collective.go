@@ -108,20 +108,31 @@ func Copy[T Elem](a, b *Array[T]) error {
 	}, a)
 }
 
-// sameShape checks that arrays have one shape, for Add and Dot; invalid
-// arrays are left to collective to name.
-func sameShape[T Elem](op string, arrays ...*Array[T]) error {
+// sameCount checks that arrays have one element count, for Add and Dot;
+// invalid arrays are left to collective to name.
+func sameCount[T Elem](op string, arrays ...*Array[T]) error {
 	for _, x := range arrays {
 		if x.valid(op) != nil {
 			return nil
 		}
 	}
+	n := layout.Product(arrays[0].dims)
 	for _, x := range arrays[1:] {
-		if !slices.Equal(x.dims, arrays[0].dims) {
-			return errorf(op, x.name, "dims %v differ from %s's %v", x.dims, arrays[0].name, arrays[0].dims)
+		if m := layout.Product(x.dims); m != n {
+			return errorf(op, x.name, "dims %v hold %d elements; %s's %v hold %d", x.dims, m, arrays[0].name, arrays[0].dims, n)
 		}
 	}
 	return nil
+}
+
+// shaped reports whether every array has x's shape.
+func shaped[T Elem](x *Array[T], arrays ...*Array[T]) bool {
+	for _, y := range arrays {
+		if !slices.Equal(x.dims, y.dims) {
+			return false
+		}
+	}
+	return true
 }
 
 // operand returns x's elements laid out like this process's storage of c (n
@@ -137,10 +148,21 @@ func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
 	})
 }
 
-// Add sets c = alpha·a + beta·b elementwise (GA_Add). The three arrays have one
-// shape; c may be a or b. It is collective.
+// Add sets c = alpha·a + beta·b elementwise (GA_Add). The three arrays hold
+// the same number of elements, paired in C order (their shapes and
+// distributions may differ, as in GA); c may be a or b. It is collective.
 func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
-	return c.collective("Add", nil, sameShape("Add", a, b, c), func(local []T) error {
+	return c.collective("Add", nil, sameCount("Add", a, b, c), func(local []T) error {
+		if !shaped(c, a, b) {
+			clo, chi := c.whole()
+			alo, ahi := a.whole()
+			blo, bhi := b.whole()
+			return combine("Add", c, clo, chi, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, func(dst []T, s [][]T) {
+				for i := range dst {
+					dst[i] = alpha*s[0][i] + beta*s[1][i]
+				}
+			})
+		}
 		x, err := operand(a, c, len(local))
 		if err != nil {
 			return err
@@ -159,15 +181,25 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 }
 
 // Dot returns the sum of a[i]·b[i] over every element (GA_Ddot, GA_Zdot, …;
-// complex values are not conjugated). a and b have one shape. It is
-// collective, and every process gets the result.
+// complex values are not conjugated). a and b hold the same number of
+// elements, paired in C order (their shapes and distributions may differ,
+// as in GA). It is collective, and every process gets the result.
 func Dot[T Elem](a, b *Array[T]) (T, error) {
 	var sum T
 	g, err := groupOf("Dot", a)
 	if err != nil {
 		return sum, err
 	}
-	err = a.collective("Dot", nil, sameShape("Dot", a, b), func(local []T) error {
+	err = a.collective("Dot", nil, sameCount("Dot", a, b), func(local []T) error {
+		if !shaped(a, b) {
+			alo, ahi := a.whole()
+			blo, bhi := b.whole()
+			return combine("Dot", a, alo, ahi, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, func(_ []T, s [][]T) {
+				for i, x := range s[0] {
+					sum += x * s[1][i]
+				}
+			})
+		}
 		y, err := operand(b, a, len(local))
 		if err != nil {
 			return err
