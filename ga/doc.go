@@ -316,7 +316,7 @@
 //	GA_Ndim                       a.Ndim
 //	NGA_Compare_distr             CompareDistr(a, b)
 //	GA_Brdcst                     Brdcst
-//	GA_Gop, GA_Dgop, GA_Igop, ... Gop (ops "+", "*", "max", "min", "absmax", "absmin")
+//	GA_Gop, GA_Dgop, GA_Igop, ... Gop (ops "+", "*", "max", "min", "absmax", "absmin", "or")
 //	GA_Zero, GA_Fill, GA_Scale    a.Zero, a.Fill, a.Scale
 //	GA_Copy                       Copy(a, b)
 //	GA_Add                        Add(alpha, a, beta, b, c)
@@ -357,6 +357,12 @@
 //	GA_Print                      a.Print (a.Fprint)
 //	GA_Print_distribution         a.PrintDistribution
 //	GA_Print_stats                PrintStats (ReadStats)
+//	GA_Transpose                  Transpose(a, b)
+//	GA_Symmetrize                 a.Symmetrize (float and complex, not only double)
+//	GA_Randomize                  a.Randomize(val, seed) (SplitMix64 by C-order position, not rand())
+//	NGA_Select_elem               a.SelectElem(op) (value and subscript; ties: the first in C order)
+//	NGA_Print_patch               a.PrintPatch (a.FprintPatch; C-order, 0-based indices)
+//	GA_Summarize                  Summarize (Fsummarize; local, as in GA)
 //
 // # Performance
 //
