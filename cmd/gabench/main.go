@@ -272,7 +272,7 @@ func run() error {
 			return err
 		}
 	}
-	return nil
+	return collectiveMath()
 }
 
 // directSolve times the same system solved by scalapack.Gesv on matrices
