@@ -363,6 +363,10 @@
 //	NGA_Select_elem               a.SelectElem(op) (value and subscript; ties: the first in C order)
 //	NGA_Print_patch               a.PrintPatch (a.FprintPatch; C-order, 0-based indices)
 //	GA_Summarize                  Summarize (Fsummarize; local, as in GA)
+//	GA_Patch_enum                 a.PatchEnum(lo, hi, start, inc)
+//	GA_Scan_copy                  ScanCopy(src, dst, mask, lo, hi) (any layouts; dst must differ from src and mask)
+//	GA_Scan_add                   ScanAdd(src, dst, mask, lo, hi, exclusive)
+//	GA_Pack, GA_Unpack            Pack, Unpack(src, dst, mask, lo, hi) (count, error) (too short a vector: an error, not an abort)
 //
 // # Performance
 //
