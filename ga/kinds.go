@@ -25,6 +25,9 @@ type kernels[T Elem] struct {
 	median func(dst, x, y, z []T)
 	// norms returns the sum and the maximum of |x| over the run.
 	norms func(run []T) (sum, most float64)
+	// best returns the index of the run's first largest element (smallest,
+	// if !larger), NaN ranking below every number; 0 for an empty run.
+	best func(run []T, larger bool) int
 	// stepMax and stepBounds are StepMax's and StepBoundInfo's work on
 	// runs; nil for complex elements, which have no order for them.
 	stepMax    func(x, y []T) (step float64, negative bool)
@@ -83,6 +86,7 @@ func realKernels[T Elem, U ordered]() kernels[T] {
 			return 0
 		},
 		func(x U) float64 { return math.Abs(float64(x)) })
+	k.best = func(run []T, larger bool) int { return bestReal(view[U](run), larger) }
 	k.stepMax = func(x, y []T) (float64, bool) { return stepMaxRun(view[U](x), view[U](y)) }
 	k.stepBounds = func(xx, vv, lower, upper []T) bounds {
 		return boundsRun(view[U](xx), view[U](vv), view[U](lower), view[U](upper))
@@ -140,6 +144,19 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 				}
 			}
 		},
+		best: func(run []T, larger bool) int {
+			u, k := view[U](run), 0
+			for i := 1; i < len(u); i++ {
+				switch {
+				case isNaN(u[i]):
+				case isNaN(u[k]):
+					k = i
+				case larger && order(u[i], u[k]) > 0, !larger && order(u[i], u[k]) < 0:
+					k = i
+				}
+			}
+			return k
+		},
 		norms: func(run []T) (sum, most float64) {
 			for _, v := range view[U](run) {
 				m := mag(v)
@@ -149,6 +166,34 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 			return sum, most
 		},
 	}
+}
+
+// bestReal is the kernels' best for real elements, with the comparisons
+// inline: SelectElem runs it over every element.
+func bestReal[U ordered](u []U, larger bool) int {
+	k := 0
+	for i := 1; i < len(u); i++ {
+		switch {
+		case u[k] != u[k]: // NaN: any number beats it
+			if u[i] == u[i] {
+				k = i
+			}
+		case larger && u[i] > u[k], !larger && u[i] < u[k]:
+			k = i
+		}
+	}
+	return k
+}
+
+// isNaN reports whether x (any element type) is or holds NaN.
+func isNaN[U any](x U) bool {
+	switch v := any(x).(type) {
+	case complex64:
+		return real(v) != real(v) || imag(v) != imag(v)
+	case complex128:
+		return cmplx.IsNaN(v)
+	}
+	return false
 }
 
 // magCmp compares |x| with |y| by their squares, which, scaled by a power of

@@ -24,7 +24,8 @@ func (a *Array[T]) SelectElem(op string) (value T, index []int, err error) {
 	if op != "min" && op != "max" {
 		check = errorf(name, a.Name(), "operation %q; want \"min\" or \"max\"", op)
 	}
-	beats := ranker[T](op == "max")
+	larger := op == "max"
+	beats, best := ranker[T](larger), kernelsOf[T]().best
 	at := int64(-1) // value's C-order position; -1 while there is none
 	pick := func(v T, l int64) {
 		if at < 0 || beats(v, value) || !beats(value, v) && l < at {
@@ -36,13 +37,8 @@ func (a *Array[T]) SelectElem(op string) (value T, index []int, err error) {
 		return a.regions(lo, hi, func(r region) error {
 			r.runs(func(off, pos, n int) {
 				// A run lies in C order: its first best is its best.
-				run, k := local[off:off+n], 0
-				for i := 1; i < n; i++ {
-					if beats(run[i], run[k]) {
-						k = i
-					}
-				}
-				pick(run[k], int64(r.linear(a.dims, pos+k)))
+				k := best(local[off:off+n], larger)
+				pick(local[off+k], int64(r.linear(a.dims, pos+k)))
 			})
 			return nil
 		})
