@@ -91,6 +91,11 @@ func Put[T mpi.Elem](s *Segment, rank, off int, src []T) error {
 	if err := s.check("Put", rank, off, len(b)); err != nil {
 		return err
 	}
+	// The mapped transport inline: its interface call is 5% of an 8-byte put.
+	if m, ok := s.to[rank].(*mapped); ok {
+		copyBytes(m.part[off:], b)
+		return nil
+	}
 	_, err := s.to[rank].put(off, b, true)
 	return err
 }
@@ -101,6 +106,10 @@ func Get[T mpi.Elem](s *Segment, rank, off int, dst []T) error {
 	b := bytesOf(dst)
 	if err := s.check("Get", rank, off, len(b)); err != nil {
 		return err
+	}
+	if m, ok := s.to[rank].(*mapped); ok { // inline, as in Put
+		copyBytes(b, m.part[off:])
+		return nil
 	}
 	_, err := s.to[rank].get(off, b, true)
 	return err
