@@ -185,6 +185,7 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 	if err != nil {
 		return nil, err
 	}
+	populate(s.Local())
 	rt.mu.Lock()
 	rt.segments[s] = struct{}{}
 	rt.mu.Unlock()
@@ -457,6 +458,24 @@ func (s *Segment) span(op string, rank, off, n int) error {
 		return argErr(op, "offset", "%d bytes at offset %d pass the end of rank %d's %d bytes", n, off, rank, s.sizes[rank])
 	}
 	return nil
+}
+
+// populate enters this process's own part into its page tables for writing
+// now, in one call (MADV_POPULATE_WRITE, Linux 5.14), as MapIn does for
+// reading peers' parts: the first collective over a new array would
+// otherwise take a page fault per 4 KiB page, some 5-10 µs each on a
+// virtual machine (a first Add over a 2048 × 2048 array paid 9 ms of them
+// on 2 processes). It is advice: where the kernel refuses it, the pages
+// fault in as they are touched.
+func populate(part []byte) {
+	if len(part) == 0 {
+		return
+	}
+	const madvPopulateWrite = 23
+	page := uintptr(syscall.Getpagesize())
+	start := uintptr(unsafe.Pointer(&part[0])) &^ (page - 1)
+	end := uintptr(unsafe.Pointer(&part[0])) + uintptr(len(part))
+	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvPopulateWrite)
 }
 
 // MapIn enters rank's part into this process's page tables now, in one call
