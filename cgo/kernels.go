@@ -16,6 +16,26 @@ package cgo
 #cgo nocallback goga_acc_complex64
 #cgo noescape goga_acc_complex128
 #cgo nocallback goga_acc_complex128
+#cgo noescape goga_axpby_float32
+#cgo nocallback goga_axpby_float32
+#cgo noescape goga_axpby_float64
+#cgo nocallback goga_axpby_float64
+#cgo noescape goga_mul_float32
+#cgo nocallback goga_mul_float32
+#cgo noescape goga_mul_float64
+#cgo nocallback goga_mul_float64
+#cgo noescape goga_dot_float32
+#cgo nocallback goga_dot_float32
+#cgo noescape goga_dot_float64
+#cgo nocallback goga_dot_float64
+#cgo noescape goga_argmax_float64
+#cgo nocallback goga_argmax_float64
+#cgo noescape goga_argmin_float64
+#cgo nocallback goga_argmin_float64
+#cgo noescape goga_argmax_float32
+#cgo nocallback goga_argmax_float32
+#cgo noescape goga_argmin_float32
+#cgo nocallback goga_argmin_float32
 */
 import "C"
 
@@ -53,4 +73,48 @@ func AccComplex64(dst, src unsafe.Pointer, n int, a complex64) {
 // AccComplex128 is dst += a*src over complex128.
 func AccComplex128(dst, src unsafe.Pointer, n int, a complex128) {
 	C.goga_acc_complex128(dst, src, C.long(n), C.double(real(a)), C.double(imag(a)))
+}
+
+// Element-wise kernels on n elements: c = alpha*a + beta*b, c = a*b, and
+// the sum of a*b. c may be a or b itself but must not overlap them
+// otherwise.
+
+// AxpbyFloat32 is c = alpha*a + beta*b over float32.
+func AxpbyFloat32(c, a, b unsafe.Pointer, n int, alpha, beta float32) {
+	C.goga_axpby_float32(c, a, b, C.long(n), C.float(alpha), C.float(beta))
+}
+
+// AxpbyFloat64 is c = alpha*a + beta*b over float64.
+func AxpbyFloat64(c, a, b unsafe.Pointer, n int, alpha, beta float64) {
+	C.goga_axpby_float64(c, a, b, C.long(n), C.double(alpha), C.double(beta))
+}
+
+// MulFloat32 is c = a*b over float32.
+func MulFloat32(c, a, b unsafe.Pointer, n int) { C.goga_mul_float32(c, a, b, C.long(n)) }
+
+// MulFloat64 is c = a*b over float64.
+func MulFloat64(c, a, b unsafe.Pointer, n int) { C.goga_mul_float64(c, a, b, C.long(n)) }
+
+// DotFloat32 is the sum of a*b over float32, in eight partial sums.
+func DotFloat32(a, b unsafe.Pointer, n int) float32 { return float32(C.goga_dot_float32(a, b, C.long(n))) }
+
+// DotFloat64 is the sum of a*b over float64, in eight partial sums.
+func DotFloat64(a, b unsafe.Pointer, n int) float64 { return float64(C.goga_dot_float64(a, b, C.long(n))) }
+
+// BestFloat64 is the index of a's first largest element of n (smallest if
+// !larger), NaN never winning; -1 when no element is above -Inf (below
+// +Inf).
+func BestFloat64(a unsafe.Pointer, n int, larger bool) int {
+	if larger {
+		return int(C.goga_argmax_float64(a, C.long(n)))
+	}
+	return int(C.goga_argmin_float64(a, C.long(n)))
+}
+
+// BestFloat32 is BestFloat64 over float32.
+func BestFloat32(a unsafe.Pointer, n int, larger bool) int {
+	if larger {
+		return int(C.goga_argmax_float32(a, C.long(n)))
+	}
+	return int(C.goga_argmin_float32(a, C.long(n)))
 }

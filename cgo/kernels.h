@@ -37,6 +37,65 @@
 		}                                                                                  \
 	}
 
+// Element-wise kernels for the collectives on global arrays' local runs:
+// c = alpha*a + beta*b, c = a*b, and the dot product. c may be a or b itself
+// (GCC checks for overlap at run time and vectorizes when there is none or
+// it is exact). The dot product keeps eight partial sums, which GCC turns
+// into vector lanes without -ffast-math's license to reorder one sum.
+#define GOGA_ELEMWISE(suffix, T)                                                          \
+	GOGA_CLONES static void goga_axpby_##suffix(void *c, const void *a, const void *b, long n, T alpha, T beta) { \
+		T *d = c;                                                                         \
+		const T *x = a, *y = b;                                                           \
+		for (long i = 0; i < n; i++) d[i] = alpha * x[i] + beta * y[i];                   \
+	}                                                                                     \
+	GOGA_CLONES static void goga_mul_##suffix(void *c, const void *a, const void *b, long n) { \
+		T *d = c;                                                                         \
+		const T *x = a, *y = b;                                                           \
+		for (long i = 0; i < n; i++) d[i] = x[i] * y[i];                                  \
+	}                                                                                     \
+	GOGA_CLONES static T goga_dot_##suffix(const void *a, const void *b, long n) {        \
+		const T *restrict x = a, *restrict y = b;                                         \
+		T s[8] = {0};                                                                     \
+		long i = 0;                                                                       \
+		for (; i + 8 <= n; i += 8)                                                        \
+			for (int k = 0; k < 8; k++) s[k] += x[i + k] * y[i + k];                      \
+		T t = 0;                                                                          \
+		for (; i < n; i++) t += x[i] * y[i];                                              \
+		return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])) + t;      \
+	}
+
+// The index of the first largest (smallest, with the comparison <) element
+// in eight lanes, each keeping its own best and where it was, so that GCC
+// can vectorize the comparison with masked blends; lanes' ties go to the
+// lower index. A NaN never wins; -1 means no element beat -Inf (+Inf).
+#define GOGA_BEST(name, T, CMP, INIT)                                                    \
+	GOGA_CLONES static long name(const void *a, long n) {                               \
+		const T *x = a;                                                                 \
+		T m[8];                                                                         \
+		long k[8];                                                                      \
+		for (int l = 0; l < 8; l++) m[l] = INIT, k[l] = -1;                             \
+		long i = 0;                                                                     \
+		for (; i + 8 <= n; i += 8)                                                      \
+			for (int l = 0; l < 8; l++)                                                 \
+				if (x[i + l] CMP m[l]) m[l] = x[i + l], k[l] = i + l;                   \
+		for (; i < n; i++)                                                              \
+			if (x[i] CMP m[0] || (x[i] == m[0] && k[0] >= 0 && i < k[0])) m[0] = x[i], k[0] = i; \
+		long best = -1;                                                                 \
+		T bm = INIT;                                                                    \
+		for (int l = 0; l < 8; l++)                                                     \
+			if (k[l] >= 0 && (best < 0 || m[l] CMP bm || (m[l] == bm && k[l] < best)))  \
+				bm = m[l], best = k[l];                                                 \
+		return best;                                                                    \
+	}
+
+GOGA_BEST(goga_argmax_float64, double, >, -__builtin_inf())
+GOGA_BEST(goga_argmin_float64, double, <, __builtin_inf())
+GOGA_BEST(goga_argmax_float32, float, >, -__builtin_inff())
+GOGA_BEST(goga_argmin_float32, float, <, __builtin_inff())
+
+GOGA_ELEMWISE(float32, float)
+GOGA_ELEMWISE(float64, double)
+
 GOGA_ACC_REAL(goga_acc_int32, int32_t)
 GOGA_ACC_REAL(goga_acc_int64, int64_t)
 GOGA_ACC_REAL(goga_acc_float32, float)

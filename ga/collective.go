@@ -158,9 +158,7 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 			alo, ahi := a.whole()
 			blo, bhi := b.whole()
 			return combine("Add", c, clo, chi, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, func(dst []T, s [][]T) {
-				for i := range dst {
-					dst[i] = alpha*s[0][i] + beta*s[1][i]
-				}
+				axpby(dst, s[0], s[1], alpha, beta)
 			})
 		}
 		x, err := operand(a, c, len(local))
@@ -172,9 +170,7 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 			return err
 		}
 		for _, s := range c.spans {
-			for i := s.Off; i < s.Off+s.N; i++ {
-				local[i] = alpha*x[i] + beta*y[i]
-			}
+			axpby(local[s.Off:s.Off+s.N], x[s.Off:], y[s.Off:], alpha, beta)
 		}
 		return nil
 	}, a, b)
@@ -195,9 +191,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 			alo, ahi := a.whole()
 			blo, bhi := b.whole()
 			return combine("Dot", a, alo, ahi, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, func(_ []T, s [][]T) {
-				for i, x := range s[0] {
-					sum += x * s[1][i]
-				}
+				sum += dot(s[0], s[1])
 			})
 		}
 		y, err := operand(b, a, len(local))
@@ -205,9 +199,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 			return err
 		}
 		for _, s := range a.spans {
-			for i := s.Off; i < s.Off+s.N; i++ {
-				sum += local[i] * y[i]
-			}
+			sum += dot(local[s.Off:s.Off+s.N], y[s.Off:])
 		}
 		return nil
 	}, b)

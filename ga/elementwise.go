@@ -182,13 +182,6 @@ func ElemMultiplyPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bh
 	return elemOp("ElemMultiplyPatch", side[T]{a: c, lo: clo, hi: chi}, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, nil, multiply[T])
 }
 
-func multiply[T Elem](dst []T, src [][]T) {
-	x, y := src[0], src[1]
-	for i := range dst {
-		dst[i] = x[i] * y[i]
-	}
-}
-
 // ElemDivide sets c to the element-wise quotient a/b (GA_Elem_divide);
 // integers divide as integers do. Where GA C aborts the job on a zero in b
 // (the manual's GA_NEGATIVE_INFINITY result is gone from GA 5), ElemDivide

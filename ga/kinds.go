@@ -86,7 +86,12 @@ func realKernels[T Elem, U ordered]() kernels[T] {
 			return 0
 		},
 		func(x U) float64 { return math.Abs(float64(x)) })
-	k.best = func(run []T, larger bool) int { return bestReal(view[U](run), larger) }
+	k.best = func(run []T, larger bool) int {
+		if k, ok := cBest(view[U](run), larger); ok {
+			return k
+		}
+		return bestReal(view[U](run), larger)
+	}
 	k.stepMax = func(x, y []T) (float64, bool) { return stepMaxRun(view[U](x), view[U](y)) }
 	k.stepBounds = func(xx, vv, lower, upper []T) bounds {
 		return boundsRun(view[U](xx), view[U](vv), view[U](lower), view[U](upper))
@@ -169,17 +174,29 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 }
 
 // bestReal is the kernels' best for real elements, with the comparisons
-// inline: SelectElem runs it over every element.
+// inline and the best value in a register: SelectElem runs it over every
+// element. A NaN never compares larger or smaller, so past the first
+// number the loop needs no test for it.
 func bestReal[U ordered](u []U, larger bool) int {
 	k := 0
-	for i := 1; i < len(u); i++ {
-		switch {
-		case u[k] != u[k]: // NaN: any number beats it
-			if u[i] == u[i] {
-				k = i
+	for k < len(u) && u[k] != u[k] {
+		k++
+	}
+	if k == len(u) {
+		return 0
+	}
+	best := u[k]
+	if larger {
+		for i := k + 1; i < len(u); i++ {
+			if v := u[i]; v > best {
+				best, k = v, i
 			}
-		case larger && u[i] > u[k], !larger && u[i] < u[k]:
-			k = i
+		}
+	} else {
+		for i := k + 1; i < len(u); i++ {
+			if v := u[i]; v < best {
+				best, k = v, i
+			}
 		}
 	}
 	return k

@@ -391,10 +391,7 @@ func AddPatch[T Elem](alpha T, a *Array[T], alo, ahi []int, beta T, b *Array[T],
 	l := patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, 0), "B", b, blo, bhi, 0), "C", c, clo, chi, 0)
 	return c.collective(op, l, check, func([]T) error {
 		return combine(op, c, clo, chi, ops, func(dst []T, s [][]T) {
-			x, y := s[0], s[1]
-			for i := range dst {
-				dst[i] = alpha*x[i] + beta*y[i]
-			}
+			axpby(dst, s[0], s[1], alpha, beta)
 		})
 	}, a, b)
 }
@@ -431,10 +428,7 @@ func DotPatch[T Elem](a *Array[T], ta byte, alo, ahi []int, b *Array[T], tb byte
 	l := patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, ta), "B", b, blo, bhi, tb)
 	err = a.collective(op, l, check, func([]T) error {
 		return combine(op, drive.a, drive.lo, drive.hi, []side[T]{drive, other}, func(_ []T, s [][]T) {
-			x, y := s[0], s[1]
-			for i := range x {
-				sum += x[i] * y[i]
-			}
+			sum += dot(s[0], s[1])
 		})
 	}, b)
 	return sumOver(g, sum, err)

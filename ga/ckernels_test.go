@@ -1,0 +1,97 @@
+package ga_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/mpitest"
+)
+
+// TestLongRuns: runs long enough for the C kernels (Add, Dot, ElemMultiply,
+// SelectElem on float32 and float64) against a model, with the output one
+// of the operands, ties in SelectElem across the kernels' lanes, NaN, and
+// arrays of -Inf (which the Go loop settles).
+func TestLongRuns(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		t.Run("float64", longRuns[float64])
+		t.Run("float32", longRuns[float32])
+	})
+}
+
+func longRuns[T float32 | float64](t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 0))
+	dims := []int{64, 100}
+	n := total(dims)
+	mkArray := func(name string) (*ga.Array[T], []T) {
+		a, err := ga.Create[T](name, dims, nil)
+		must(t, err)
+		v := make([]T, n)
+		for i := range v {
+			v[i] = T(rng.IntN(21) - 10) // small integers: every sum below is exact in float32
+		}
+		putAll(t, a, v)
+		return a, v
+	}
+	a, av := mkArray("a")
+	defer destroy(t, a)
+	b, bv := mkArray("b")
+	defer destroy(t, b)
+
+	must(t, ga.Add(2, a, -3, b, a))
+	for i := range av {
+		av[i] = 2*av[i] - 3*bv[i]
+	}
+	sameElems(t, "Add into its first operand", getAll(t, a), av)
+	got, err := ga.Dot(a, b)
+	must(t, err)
+	var want T
+	for i := range av {
+		want += av[i] * bv[i]
+	}
+	if got != want {
+		t.Errorf("Dot = %v, want %v", got, want)
+	}
+	must(t, ga.ElemMultiply(a, b, b))
+	for i := range bv {
+		bv[i] *= av[i]
+	}
+	sameElems(t, "ElemMultiply into its second operand", getAll(t, b), bv)
+
+	// The largest value twice, in different lanes, the smallest twice too,
+	// and NaN before both: the first of each in C order wins.
+	v := make([]T, n)
+	for i := range v {
+		v[i] = T(rng.IntN(1000))
+	}
+	nan := T(math.NaN())
+	v[5], v[4100], v[4203], v[1000], v[2999] = nan, 5000, 5000, -7, -7
+	putAll(t, a, v)
+	for _, c := range []struct {
+		op   string
+		want T
+		at   int
+	}{{"max", 5000, 4100}, {"min", -7, 1000}} {
+		val, idx, err := a.SelectElem(c.op)
+		must(t, err)
+		if val != c.want || !slices.Equal(idx, []int{c.at / 100, c.at % 100}) {
+			t.Errorf("SelectElem(%q) = %v at %v, want %v at [%d %d]", c.op, val, idx, c.want, c.at/100, c.at%100)
+		}
+	}
+	must(t, ga.Sync())
+	inf := T(math.Inf(-1))
+	for i := range v {
+		v[i] = inf
+	}
+	putAll(t, a, v)
+	val, idx, err := a.SelectElem("max")
+	must(t, err)
+	if val != inf || !slices.Equal(idx, []int{0, 0}) {
+		t.Errorf("SelectElem(max) of -Inf everywhere = %v at %v, want -Inf at [0 0]", val, idx)
+	}
+	must(t, ga.Sync())
+}
