@@ -96,10 +96,14 @@ func MulFloat32(c, a, b unsafe.Pointer, n int) { C.goga_mul_float32(c, a, b, C.l
 func MulFloat64(c, a, b unsafe.Pointer, n int) { C.goga_mul_float64(c, a, b, C.long(n)) }
 
 // DotFloat32 is the sum of a*b over float32, in eight partial sums.
-func DotFloat32(a, b unsafe.Pointer, n int) float32 { return float32(C.goga_dot_float32(a, b, C.long(n))) }
+func DotFloat32(a, b unsafe.Pointer, n int) float32 {
+	return float32(C.goga_dot_float32(a, b, C.long(n)))
+}
 
 // DotFloat64 is the sum of a*b over float64, in eight partial sums.
-func DotFloat64(a, b unsafe.Pointer, n int) float64 { return float64(C.goga_dot_float64(a, b, C.long(n))) }
+func DotFloat64(a, b unsafe.Pointer, n int) float64 {
+	return float64(C.goga_dot_float64(a, b, C.long(n)))
+}
 
 // BestFloat64 is the index of a's first largest element of n (smallest if
 // !larger), NaN never winning; -1 when no element is above -Inf (below
