@@ -13,7 +13,8 @@ import (
 // TestLongRuns: runs long enough for the C kernels (Add, Dot, ElemMultiply,
 // SelectElem on float32 and float64) against a model, with the output one
 // of the operands, ties in SelectElem across the kernels' lanes, NaN, and
-// arrays of -Inf (which the Go loop settles).
+// arrays of -Inf (which the Go loop settles); and a Transpose large enough
+// for several of its tiles each way.
 func TestLongRuns(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		must(t, ga.Init())
@@ -83,6 +84,20 @@ func longRuns[T float32 | float64](t *testing.T) {
 		}
 	}
 	must(t, ga.Sync())
+
+	tr, err := ga.Create[T]("tr", []int{dims[1], dims[0]}, nil)
+	must(t, err)
+	defer destroy(t, tr)
+	must(t, ga.Transpose(b, tr))
+	wt := make([]T, n)
+	for i := range dims[0] {
+		for j := range dims[1] {
+			wt[j*dims[0]+i] = bv[i*dims[1]+j]
+		}
+	}
+	sameElems(t, "Transpose of 64x100", getAll(t, tr), wt)
+	must(t, ga.Sync())
+
 	inf := T(math.Inf(-1))
 	for i := range v {
 		v[i] = inf

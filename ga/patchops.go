@@ -133,11 +133,7 @@ func (s side[T]) fetch(lo, hi []int, r region) ([]T, error) {
 		if err := s.a.Get(plo, phi, tmp, nil); err != nil {
 			return nil, err
 		}
-		for i := range h {
-			for j := range w {
-				buf[i*w+j] = tmp[j*h+i]
-			}
-		}
+		transposeInto(buf, tmp, h, w)
 		return buf, nil
 	}
 	// Any other pairing: each row of the region is a range of linear
@@ -159,6 +155,24 @@ func (s side[T]) fetch(lo, hi []int, r region) ([]T, error) {
 		}
 	}
 	return buf, err
+}
+
+// transposeInto sets dst (h × w, row-major) to the transpose of src (w × h,
+// row-major), in square tiles that stay in cache: element by element, every
+// read of a large src missed it (Transpose of 2048 × 2048 ran at 0.77 of GA
+// C's speed).
+func transposeInto[T any](dst, src []T, h, w int) {
+	const tile = 32
+	for i0 := 0; i0 < h; i0 += tile {
+		for j0 := 0; j0 < w; j0 += tile {
+			for i := i0; i < min(i0+tile, h); i++ {
+				row := dst[i*w+j0 : i*w+min(j0+tile, w)]
+				for j := range row {
+					row[j] = src[(j0+j)*h+i]
+				}
+			}
+		}
+	}
 }
 
 // getLinear reads len(dst) elements of a's patch at lo of the given shape,
