@@ -28,6 +28,10 @@ package cgo
 #cgo nocallback goga_dot_float32
 #cgo noescape goga_dot_float64
 #cgo nocallback goga_dot_float64
+#cgo noescape goga_norms_float64
+#cgo nocallback goga_norms_float64
+#cgo noescape goga_norms_float32
+#cgo nocallback goga_norms_float32
 #cgo noescape goga_argmax_float64
 #cgo nocallback goga_argmax_float64
 #cgo noescape goga_argmin_float64
@@ -121,4 +125,19 @@ func BestFloat32(a unsafe.Pointer, n int, larger bool) int {
 		return int(C.goga_argmax_float32(a, C.long(n)))
 	}
 	return int(C.goga_argmin_float32(a, C.long(n)))
+}
+
+// NormsFloat64 returns the sum and the maximum of |a| over n float64,
+// both NaN if any element is.
+func NormsFloat64(a unsafe.Pointer, n int) (sum, most float64) {
+	var s, m C.double
+	C.goga_norms_float64(a, C.long(n), &s, &m)
+	return float64(s), float64(m)
+}
+
+// NormsFloat32 is NormsFloat64 over float32.
+func NormsFloat32(a unsafe.Pointer, n int) (sum, most float64) {
+	var s, m C.double
+	C.goga_norms_float32(a, C.long(n), &s, &m)
+	return float64(s), float64(m)
 }

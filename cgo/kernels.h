@@ -88,6 +88,36 @@
 		return best;                                                                    \
 	}
 
+// The sum and the maximum of |x|, in eight double lanes each (float32 sums
+// in double too, as the Go loop does); NaN anywhere makes both NaN.
+#define GOGA_NORMS(name, T, ABS)                                                     \
+	GOGA_CLONES static void name(const void *a, long n, double *sum, double *most) { \
+		const T *x = a;                                                             \
+		double s[8] = {0}, m[8] = {0};                                              \
+		long i = 0;                                                                 \
+		for (; i + 8 <= n; i += 8)                                                  \
+			for (int l = 0; l < 8; l++) {                                           \
+				double v = ABS(x[i + l]);                                           \
+				s[l] += v;                                                          \
+				m[l] = v > m[l] ? v : m[l];                                         \
+			}                                                                       \
+		double t = 0, mt = 0;                                                       \
+		for (; i < n; i++) {                                                        \
+			double v = ABS(x[i]);                                                   \
+			t += v;                                                                 \
+			mt = v > mt ? v : mt;                                                   \
+		}                                                                           \
+		for (int l = 0; l < 8; l++) {                                               \
+			t += s[l];                                                              \
+			mt = m[l] > mt ? m[l] : mt;                                             \
+		}                                                                           \
+		if (t != t) mt = t;                                                         \
+		*sum = t, *most = mt;                                                       \
+	}
+
+GOGA_NORMS(goga_norms_float64, double, __builtin_fabs)
+GOGA_NORMS(goga_norms_float32, float, __builtin_fabsf)
+
 GOGA_BEST(goga_argmax_float64, double, >, -__builtin_inf())
 GOGA_BEST(goga_argmin_float64, double, <, __builtin_inf())
 GOGA_BEST(goga_argmax_float32, float, >, -__builtin_inff())

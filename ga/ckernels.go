@@ -100,3 +100,19 @@ func cBest[U any](run []U, larger bool) (k int, ok bool) {
 	}
 	return k, k >= 0
 }
+
+// cNorms is the kernels' norms for long float runs, in C.
+func cNorms[U any](run []U) (sum, most float64, ok bool) {
+	if len(run) < cRun {
+		return 0, 0, false
+	}
+	switch any(run).(type) {
+	case []float64:
+		sum, most = cgo.NormsFloat64(ptr(run), len(run))
+	case []float32:
+		sum, most = cgo.NormsFloat32(ptr(run), len(run))
+	default:
+		return 0, 0, false
+	}
+	return sum, most, true
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestLongRuns: runs long enough for the C kernels (Add, Dot, ElemMultiply,
-// SelectElem on float32 and float64) against a model, with the output one
+// the norms, SelectElem on float32 and float64) against a model, with the output one
 // of the operands, ties in SelectElem across the kernels' lanes, NaN, and
 // arrays of -Inf (which the Go loop settles); and a Transpose large enough
 // for several of its tiles each way.
@@ -62,6 +62,18 @@ func longRuns[T float32 | float64](t *testing.T) {
 		bv[i] *= av[i]
 	}
 	sameElems(t, "ElemMultiply into its second operand", getAll(t, b), bv)
+	var sum, most float64
+	for _, x := range bv {
+		sum += math.Abs(float64(x))
+		most = max(most, math.Abs(float64(x)))
+	}
+	n1, err := b.Norm1()
+	must(t, err)
+	ninf, err := b.NormInfinity()
+	must(t, err)
+	if n1 != sum || ninf != most {
+		t.Errorf("Norm1, NormInfinity = %v, %v; want %v, %v", n1, ninf, sum, most)
+	}
 
 	// The largest value twice, in different lanes, the smallest twice too,
 	// and NaN before both: the first of each in C order wins.

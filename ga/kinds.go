@@ -86,6 +86,17 @@ func realKernels[T Elem, U ordered]() kernels[T] {
 			return 0
 		},
 		func(x U) float64 { return math.Abs(float64(x)) })
+	k.norms = func(run []T) (sum, most float64) {
+		if sum, most, ok := cNorms(view[U](run)); ok {
+			return sum, most
+		}
+		for _, v := range view[U](run) {
+			m := math.Abs(float64(v))
+			sum += m
+			most = max(most, m)
+		}
+		return sum, most
+	}
 	k.best = func(run []T, larger bool) int {
 		if k, ok := cBest(view[U](run), larger); ok {
 			return k
