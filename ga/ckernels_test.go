@@ -21,7 +21,7 @@ func TestLongRuns(t *testing.T) {
 		defer endGA(t)
 		t.Run("float64", longRuns[float64])
 		t.Run("float32", longRuns[float32])
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 func longRuns[T float32 | float64](t *testing.T) {

@@ -203,11 +203,15 @@
 // AccDense and their CDense forms). goga itself calls no BLAS on local
 // blocks: its products and solves go to ScaLAPACK (OpenBLAS underneath,
 // through cgo/), and its element-wise operations are Go loops over each
-// process's runs, which a BLAS call would not beat on a single pass over
-// memory. So gonum's blas64 and cblas128 are not used inside ga; a program
-// that runs BLAS on its own blocks does it through gonum on LocalDense's
-// matrix, with gonum's own BLAS or, through blas64.Use, an OpenBLAS-backed
-// one (gonum.org/v1/netlib).
+// process's runs, with long float runs handed to small vectorized C
+// kernels of goga's own (cgo/kernels.h: c = αa + βb, c = a·b, dot, norms,
+// argmax), one cgo crossing per run. Those beat GA C's loops (BENCHMARKS.md);
+// BLAS has no c = a·b, norm-and-maximum or argmax-with-first-index to offer,
+// and a BLAS call through gonum's blas64 would cost the same crossing (it
+// was not measured). So gonum's blas64 and cblas128 are not used inside ga;
+// a program that runs BLAS on its own blocks does it through gonum on
+// LocalDense's matrix, with gonum's own BLAS or, through blas64.Use, an
+// OpenBLAS-backed one (gonum.org/v1/netlib).
 //
 // # Seams
 //

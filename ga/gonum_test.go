@@ -23,7 +23,7 @@ func TestGonum(t *testing.T) {
 		t.Run("BlockDense", testBlockDense)
 		t.Run("Patches", testGonumPatches)
 		t.Run("Misuse", testGonumMisuse)
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 // value is the model's element (i, j) of a rows × cols matrix.

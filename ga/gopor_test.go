@@ -17,7 +17,7 @@ func TestGopOr(t *testing.T) {
 		mpitest.Must(t, ga.Init())
 		defer endGA(t)
 		eachType(t, gopOr[int32], gopOr[int64], gopOr[float32], gopOr[float64], gopOr[complex64], gopOr[complex128])
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 func gopOr[T ga.Elem](t *testing.T) {

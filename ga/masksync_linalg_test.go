@@ -65,7 +65,7 @@ func TestMaskSyncLinalg(t *testing.T) {
 				mpitest.Fatalf(t, "masked LltSolve: X[%d] = %v, want %v", i, v, 1.0/(n+2))
 			}
 		}
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 // syncsAgain checks that the mask is used up: a Fill on every rank

@@ -19,7 +19,7 @@ func TestNorms(t *testing.T) {
 		mpitest.Must(t, ga.Init())
 		defer endGA(t)
 		eachType(t, norms[int32], norms[int64], norms[float32], norms[float64], norms[complex64], norms[complex128])
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 // magModel is |x| in float64.

@@ -140,7 +140,7 @@ rows(1,1) = (1.23456e+05,-0.25000)
 			"  array 3 => float64 grid(2,3,4)\n"+
 			"  array 4 => float32 irregular(4)\n"+
 			"  array 5 => complex128 rows(2,2)\n")
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 // TestSummarize checks Fsummarize's verbose text, every block and its
@@ -167,7 +167,7 @@ func TestSummarize(t *testing.T) {
 				fmt.Sprintf("    [0:1] -> process 0\n    [2:3] -> process %d\n    [4:4] -> process %d\n", 1%np, 2%np))
 		}
 		mpitest.Must(t, ga.Sync())
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 var errDiskFull = errors.New("disk full")
