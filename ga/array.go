@@ -51,6 +51,7 @@ type Builder[T Elem] struct {
 	cyclic bool  // block-cyclic, with:
 	block  []int // the block size
 	grid   []int // the process grid, or nil for a round-robin deal
+	ghosts []int // ghost widths, or nil
 }
 
 // New starts building an array of T with the given dimensions
@@ -89,8 +90,8 @@ func (b *Builder[T]) allocate(op string) (*Array[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := b.layout(op, g.size())
-	return allocate[T](g, op, b.name, m, err, b.args(op))
+	m, err := b.ghostLayout(op, g.size())
+	return allocate[T](g, op, b.name, m, err, b.args(op).ints("ghosts", b.ghosts...))
 }
 
 // args are the properties every process must give an array alike.

@@ -5,40 +5,6 @@ import (
 	"testing"
 )
 
-// halo is a deal with a ghost-cell halo: one block per rank, stored with w
-// more elements on each side along every dimension. It is the shape a deal
-// with ghost cells takes, to check that Spans finds the owned elements
-// inside the halo.
-type halo struct {
-	OnePerRank
-	w int
-}
-
-func (h halo) Place(m *Map, c, at, ext []int) (rank, off int) {
-	rank, _ = inBlock(m, c, at, ext)
-	for d := range ext {
-		ext[d] += 2 * h.w
-		lo, _ := m.BlockRange(d, c[d])
-		off = off*ext[d] + h.w
-		if at != nil {
-			off += at[d] - lo
-		}
-	}
-	return rank, off
-}
-
-func (h halo) LocalSize(m *Map, rank int) int {
-	if rank < 0 || rank >= m.Blocks() {
-		return 0
-	}
-	n := 1
-	for d := range m.Dims {
-		lo, hi := m.BlockRange(d, m.BlockCoords(rank)[d])
-		n *= hi - lo + 1 + 2*h.w
-	}
-	return n
-}
-
 func TestSpans(t *testing.T) {
 	regular, err := Regular([]int{10, 8}, nil, 4)
 	if err != nil {
@@ -54,11 +20,11 @@ func TestSpans(t *testing.T) {
 	}
 	// 10 × 8 in blocks of 5 × 4 and 5 × 4, with a halo of 1: storage 7 × 6,
 	// the owned rows 4 long at 7, 13, 19, 25, 31.
-	ghost := Map{Dims: []int{10, 8}, Starts: [][]int{{0, 5}, {0, 4}}, deal: halo{w: 1}}
-	ghost1 := Map{Dims: []int{6}, Starts: [][]int{{0, 3}}, deal: halo{w: 2}}
+	ghost := Map{Dims: []int{10, 8}, Starts: [][]int{{0, 5}, {0, 4}}, deal: Ghosts{Width: []int{1, 1}}}
+	ghost1 := Map{Dims: []int{6}, Starts: [][]int{{0, 3}}, deal: Ghosts{Width: []int{2}}}
 	// 4 × 2 × 3 in one block, storage 6 × 4 × 5: runs of 3 at
 	// ((1+i)·4 + 1+j)·5 + 1.
-	ghost3 := Map{Dims: []int{4, 2, 3}, Starts: [][]int{{0}, {0}, {0}}, deal: halo{w: 1}}
+	ghost3 := Map{Dims: []int{4, 2, 3}, Starts: [][]int{{0}, {0}, {0}}, deal: Ghosts{Width: []int{1, 1, 1}}}
 	for _, c := range []struct {
 		name string
 		m    Map

@@ -97,8 +97,11 @@ func (m Map) Deal() Deal {
 
 // BlockCyclic reports whether ranks may own more than one block.
 func (m Map) BlockCyclic() bool {
-	_, one := m.Deal().(OnePerRank)
-	return !one
+	switch m.Deal().(type) {
+	case OnePerRank, Ghosts:
+		return false
+	}
+	return true
 }
 
 // ProcGrid returns the process grid of a NewProcGrid map, or nil.

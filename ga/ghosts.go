@@ -1,0 +1,287 @@
+package ga
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/goga-hpc/goga/internal/layout"
+)
+
+// Ghost cells: an array made with ghost widths stores its block on each
+// process with a halo of width[d] elements on each side along dimension d,
+// copies of the neighbours' elements. The halo is part of the layout's
+// storage only: every patch, one-sided operation and collective sees the
+// array's own elements and nothing else. An update copies each piece of the
+// halo (a face, an edge or a corner, one per neighbour) from the neighbour's
+// storage into the process's own with one armci Get, strided where it must
+// be; over shared memory that is one memory copy per piece. As in GA, the
+// update always wraps around: the halo past an end of the array holds the
+// other end's elements.
+
+// Ghosts sets the width of the halo of ghost cells along each dimension
+// (GA_Set_ghosts). Every width must be at most the extent of every block
+// along its dimension, so that each piece of a halo comes from one
+// neighbour; all-zero widths make an ordinary array. Block-cyclic arrays
+// have no ghost cells.
+func (b *Builder[T]) Ghosts(width ...int) *Builder[T] {
+	b.ghosts = slices.Clone(width)
+	return b
+}
+
+// ghostLayout is the builder's layout with its ghost cells, if any.
+func (b *Builder[T]) ghostLayout(op string, nproc int) (layout.Map, error) {
+	m, err := b.layout(op, nproc)
+	if err != nil || b.ghosts == nil {
+		return m, err
+	}
+	if m, err = layout.WithGhosts(m, b.ghosts); err != nil {
+		return layout.Map{}, errorf(op, b.name, "%v", err)
+	}
+	return m, nil
+}
+
+// CreateGhosts makes an array with GA's default distribution and a halo of
+// width[d] ghost cells along dimension d (NGA_Create_ghosts); chunk may be
+// nil.
+func CreateGhosts[T Elem](name string, dims, width, chunk []int) (*Array[T], error) {
+	return New[T](dims...).Name(name).Chunk(chunk...).Ghosts(width...).allocate("CreateGhosts")
+}
+
+// CreateGhostsIrreg makes an array with the given block boundaries (see
+// Builder.Irregular) and ghost widths (NGA_Create_ghosts_irreg).
+func CreateGhostsIrreg[T Elem](name string, dims, width []int, starts [][]int) (*Array[T], error) {
+	return New[T](dims...).Name(name).Irregular(starts...).Ghosts(width...).allocate("CreateGhostsIrreg")
+}
+
+// HasGhosts reports whether the array has ghost cells (GA_Has_ghosts).
+func (a *Array[T]) HasGhosts() bool { return a != nil && a.m.GhostWidths() != nil }
+
+// GhostWidths returns the ghost width along each dimension, zeros for an
+// array without ghost cells (the widths given to NGA_Create_ghosts).
+func (a *Array[T]) GhostWidths() []int {
+	if a == nil {
+		return nil
+	}
+	if w := a.m.GhostWidths(); w != nil {
+		return slices.Clone(w)
+	}
+	return make([]int, len(a.dims))
+}
+
+// UpdateGhosts fills every ghost cell of every process, corners included,
+// from the neighbours that own its element, wrapping around the ends of the
+// array (GA_Update_ghosts). It is collective; on an array without ghost
+// cells it only synchronizes.
+func (a *Array[T]) UpdateGhosts() error {
+	return a.updateGhosts("UpdateGhosts", nil, nil, func([]int) bool { return true })
+}
+
+// UpdateGhostDir fills the ghost cells on one side (-1 below, +1 above) of
+// dimension dim, and with corners those beside it along the other
+// dimensions too (NGA_Update_ghost_dir). dim is in C order: GA's C call
+// numbers dimensions the Fortran way, its 0 being goga's last. It is
+// collective.
+func (a *Array[T]) UpdateGhostDir(dim, side int, corners bool) error {
+	const op = "UpdateGhostDir"
+	l := newArgs(op).ints("dim", dim).ints("side", side).str("corners", strconv.FormatBool(corners))
+	check := a.valid(op)
+	if check == nil && (dim < 0 || dim >= len(a.dims) || side != -1 && side != 1) {
+		check = errorf(op, a.name, "dimension %d side %d; want a dimension in [0, %d) and side -1 or 1", dim, side, len(a.dims))
+	}
+	return a.updateGhosts(op, l, check, func(dir []int) bool {
+		if dir[dim] != side {
+			return false
+		}
+		for d, s := range dir {
+			if d != dim && s != 0 && !corners {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// updateGhosts fills, between the implicit syncs, the pieces of this
+// process's halo in the directions that want picks.
+func (a *Array[T]) updateGhosts(op string, l *args, check error, want func(dir []int) bool) error {
+	return a.collective(op, l, check, func(local []T) error {
+		return a.eachGhost(want, func(p layout.GhostPiece, at int, ld []int) error {
+			return a.Get(p.Lo, p.Hi, local[at:], ld)
+		})
+	})
+}
+
+// eachGhost calls f for every non-empty piece of this process's halo in a
+// direction that want picks, with the piece's offset in the local storage
+// and the storage's leading dimensions.
+func (a *Array[T]) eachGhost(want func(dir []int) bool, f func(p layout.GhostPiece, at int, ld []int) error) error {
+	if a.lo == nil || a.m.GhostWidths() == nil {
+		return nil
+	}
+	nd := len(a.dims)
+	ext := make([]int, nd)
+	a.m.Place(a.m.BlockCoords(a.own[0]), nil, ext)
+	three := slices.Repeat([]int{3}, nd)
+	dir := make([]int, nd)
+	for k := range layout.Product(three) {
+		for d, x := range layout.Unravel(three, k) {
+			dir[d] = x - 1
+		}
+		p, ok := a.m.Ghost(a.own[0], dir)
+		if !ok || !want(dir) {
+			continue
+		}
+		at := 0
+		for d := range nd {
+			at = at*ext[d] + p.At[d]
+		}
+		if err := f(p, at, ext[1:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NbGetGhostDir starts filling the piece of this process's halo in
+// direction dir (-1, 0 or +1 along each dimension, not all 0; C order) from
+// the neighbour that owns it, and returns at once (NGA_NbGet_ghost_dir).
+// It is not collective: the caller syncs before, so that the neighbour's
+// elements are written, and waits on the handle before reading the halo.
+func (a *Array[T]) NbGetGhostDir(dir []int) (*Handle, error) {
+	const op = "NbGetGhostDir"
+	if err := a.valid(op); err != nil {
+		return nil, err
+	}
+	moved := false
+	for _, s := range dir {
+		moved = moved || s != 0
+		if s < -1 || s > 1 {
+			moved = false
+			break
+		}
+	}
+	if len(dir) != len(a.dims) || !moved {
+		return nil, errorf(op, a.name, "direction %v; want -1, 0 or 1 for each of %d dimensions, not all 0", dir, len(a.dims))
+	}
+	local, err := a.localData()
+	if err != nil {
+		return nil, err
+	}
+	h := &Handle{}
+	err = a.eachGhost(func(d []int) bool { return slices.Equal(d, dir) }, func(p layout.GhostPiece, at int, ld []int) error {
+		x, err := a.NbGet(p.Lo, p.Hi, local[at:], ld)
+		if err == nil {
+			h.hs = append(h.hs, x.hs...)
+		}
+		return err
+	})
+	return h, err
+}
+
+// AccessGhosts returns this process's block with its halo in place
+// (NGA_Access_ghosts): data starts at the halo's first element, lo and hi
+// are its corners in global indices (below 0 or past the end where the halo
+// wraps around, as in GA) and ld the storage's leading dimensions. Writes
+// go straight into the array; ReleaseGhosts or ReleaseUpdateGhosts ends the
+// access.
+func (a *Array[T]) AccessGhosts() (data []T, lo, hi, ld []int, err error) {
+	ext, err := a.ghostBlock("AccessGhosts")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	w := a.GhostWidths()
+	lo, hi = make([]int, len(w)), make([]int, len(w))
+	for d := range w {
+		lo[d], hi[d] = a.lo[d]-w[d], a.hi[d]+w[d]
+	}
+	data, err = a.localData()
+	return data, lo, hi, ext[1:], err
+}
+
+// GhostDims returns the extents of this process's block with its halo, the
+// dims NGA_Access_ghosts returns; ok is false if it owns nothing.
+func (a *Array[T]) GhostDims() (dims []int, ok bool) {
+	ext, err := a.ghostBlock("GhostDims")
+	return ext, err == nil
+}
+
+// AccessGhostElement returns, in place, this process's storage from the
+// element at sub on, with the storage's leading dimensions
+// (NGA_Access_ghost_element). As in GA, sub is counted from the halo's first
+// element: 0 to GhostDims()[d]-1 along dimension d.
+func (a *Array[T]) AccessGhostElement(sub []int) ([]T, []int, error) {
+	const op = "AccessGhostElement"
+	ext, err := a.ghostBlock(op)
+	if err != nil {
+		return nil, nil, err
+	}
+	at, err := a.ghostElement(op, ext, sub)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := a.localData()
+	if err != nil {
+		return nil, nil, err
+	}
+	return data[at:], ext[1:], nil
+}
+
+// ghostBlock returns the extents of this process's block with its halo, or
+// an error if the array is block-cyclic or the process owns nothing.
+func (a *Array[T]) ghostBlock(op string) ([]int, error) {
+	if err := a.valid(op); err != nil {
+		return nil, err
+	}
+	if a.m.BlockCyclic() {
+		return nil, errorf(op, a.name, "the array is block-cyclic and has no ghost cells")
+	}
+	if a.lo == nil {
+		return nil, errorf(op, a.name, "process %d owns no block", a.g.rank)
+	}
+	ext := make([]int, len(a.dims))
+	a.m.Place(a.m.BlockCoords(a.own[0]), nil, ext)
+	return ext, nil
+}
+
+// ghostElement returns the storage offset of sub, counted from the halo's
+// first element, or an error if it is outside the block and its halo.
+func (a *Array[T]) ghostElement(op string, ext, sub []int) (int, error) {
+	if len(sub) != len(ext) {
+		return 0, errorf(op, a.name, "subscript %v for a %d-dimensional array", sub, len(ext))
+	}
+	at := 0
+	for d, x := range sub {
+		if x < 0 || x >= ext[d] {
+			return 0, errorf(op, a.name, "subscript %v is outside the block with its ghost cells, extents %v", sub, ext)
+		}
+		at = at*ext[d] + x
+	}
+	return at, nil
+}
+
+// ReleaseGhosts ends an AccessGhosts that only read (NGA_Release_ghosts).
+func (a *Array[T]) ReleaseGhosts() error { return a.valid("ReleaseGhosts") }
+
+// ReleaseUpdateGhosts ends an AccessGhosts that wrote
+// (NGA_Release_update_ghosts).
+func (a *Array[T]) ReleaseUpdateGhosts() error { return a.valid("ReleaseUpdateGhosts") }
+
+// ReleaseGhostElement ends an AccessGhostElement that only read
+// (NGA_Release_ghost_element).
+func (a *Array[T]) ReleaseGhostElement(sub []int) error {
+	return a.releaseGhostElement("ReleaseGhostElement", sub)
+}
+
+// ReleaseUpdateGhostElement ends an AccessGhostElement that wrote
+// (NGA_Release_update_ghost_element).
+func (a *Array[T]) ReleaseUpdateGhostElement(sub []int) error {
+	return a.releaseGhostElement("ReleaseUpdateGhostElement", sub)
+}
+
+func (a *Array[T]) releaseGhostElement(op string, sub []int) error {
+	ext, err := a.ghostBlock(op)
+	if err == nil {
+		_, err = a.ghostElement(op, ext, sub)
+	}
+	return err
+}

@@ -1,0 +1,387 @@
+package ga_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/mpitest"
+)
+
+// TestGhosts checks arrays with ghost cells against a model of the halo: the
+// manual's example, updates of every kind in every type and 1 to 7
+// dimensions, widths up to the block size, updates after puts across block
+// edges, the other operations on such arrays, and misuse.
+func TestGhosts(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		t.Run("T8Manual", testGhostManual)
+		t.Run("Model", func(t *testing.T) {
+			eachType(t, testGhostModel[int32], testGhostModel[int64], testGhostModel[float32],
+				testGhostModel[float64], testGhostModel[complex64], testGhostModel[complex128])
+		})
+		t.Run("Widths", testGhostWidths)
+		t.Run("Directions", testGhostDirections)
+		t.Run("Invisible", testGhostInvisible)
+		t.Run("Misuse", testGhostMisuse)
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+}
+
+// cuts returns the starts of n blocks along an extent, as even as possible
+// but the first one longer, so that blocks differ.
+func cuts(extent, n int) []int {
+	n = max(min(n, extent), 1)
+	s := make([]int, n)
+	for i := 1; i < n; i++ {
+		s[i] = extent - (n-i)*(extent/n)
+	}
+	return s
+}
+
+// halo is where a storage cell of this process's block with its halo lies:
+// its direction from the block (-1, 0, +1 along each dimension) and the C
+// order index of the element it copies, wrapped around the array.
+func halo(dims, lo, width, ext []int, at int) (dir []int, lin int) {
+	s := make([]int, len(dims))
+	rem := at
+	for d := len(dims) - 1; d >= 0; d-- {
+		s[d] = rem % ext[d]
+		rem /= ext[d]
+	}
+	dir = make([]int, len(dims))
+	for d := range dims {
+		switch {
+		case s[d] < width[d]:
+			dir[d] = -1
+		case s[d] >= ext[d]-width[d]:
+			dir[d] = 1
+		}
+		lin = lin*dims[d] + (lo[d]-width[d]+s[d]+dims[d])%dims[d]
+	}
+	return dir, lin
+}
+
+// checkHalo checks this process's block and halo, read by AccessGhosts:
+// the block holds ref (the array in C order), the halo pieces in the
+// directions filled picks hold their wrapped elements, the others old.
+func checkHalo[T ga.Elem](t *testing.T, what string, a *ga.Array[T], ref []T, filled func(dir []int) bool, old T) {
+	t.Helper()
+	ext, ok := a.GhostDims()
+	if !ok {
+		return
+	}
+	data, lo, hi, ld, err := a.AccessGhosts()
+	must(t, err)
+	w := a.GhostWidths()
+	if !slices.Equal(ld, ext[1:]) || len(data) != total(ext) {
+		t.Errorf("%s: AccessGhosts ld %v with %d elements; GhostDims %v", what, ld, len(data), ext)
+		return
+	}
+	blo := make([]int, len(w))
+	for d := range w {
+		blo[d] = lo[d] + w[d]
+		if hi[d]-lo[d]+1 != ext[d] {
+			t.Errorf("%s: AccessGhosts lo %v hi %v for extents %v", what, lo, hi, ext)
+		}
+	}
+	want := make([]T, len(data))
+	for at := range data {
+		dir, lin := halo(a.Dims(), blo, w, ext, at)
+		switch {
+		case slices.Max(dir) == 0 && slices.Min(dir) == 0, filled(dir):
+			want[at] = ref[lin]
+		default:
+			want[at] = old
+		}
+	}
+	sameElems(t, fmt.Sprintf("%s, process %d's block and halo", what, ga.Nodeid()), data, want)
+	must(t, a.ReleaseGhosts())
+}
+
+// setHalo writes v into every ghost cell of this process and syncs.
+func setHalo[T ga.Elem](t *testing.T, a *ga.Array[T], v T) {
+	t.Helper()
+	if ext, ok := a.GhostDims(); ok {
+		data, lo, _, _, err := a.AccessGhosts()
+		must(t, err)
+		w := a.GhostWidths()
+		for d := range w {
+			lo[d] += w[d]
+		}
+		for at := range data {
+			if dir, _ := halo(a.Dims(), lo, w, ext, at); slices.Max(dir) != 0 || slices.Min(dir) != 0 {
+				data[at] = v
+			}
+		}
+		must(t, a.ReleaseUpdateGhosts())
+	}
+	must(t, ga.Sync())
+}
+
+func all([]int) bool { return true }
+
+// testGhostManual is M 6.1.1's example (T8, with erratum 15: 2 rows × 4
+// columns, P0 owning columns 1-2 and P1 columns 3-4, width 1), then the same
+// result by the four calls by direction (T9) and by NbGetGhostDir.
+func testGhostManual(t *testing.T) {
+	starts := [][]int{{0}, {0, 2}}
+	if ga.Nnodes() == 1 {
+		starts = [][]int{{0}, {0}}
+	}
+	a, err := ga.CreateGhostsIrreg[int32]("manual", []int{2, 4}, []int{1, 1}, starts)
+	must(t, err)
+	defer destroy(t, a)
+	ref := []int32{1, 2, 3, 4, 5, 6, 7, 8}
+	putAll(t, a, ref)
+	must(t, a.UpdateGhosts())
+	checkHalo(t, "UpdateGhosts", a, ref, all, 0)
+	want := map[int][]int32{
+		0: {8, 5, 6, 7, 4, 1, 2, 3, 8, 5, 6, 7, 4, 1, 2, 3},
+		1: {6, 7, 8, 5, 2, 3, 4, 1, 6, 7, 8, 5, 2, 3, 4, 1},
+	}[ga.Nodeid()]
+	if ga.Nnodes() > 1 && want != nil {
+		data, lo, hi, ld, err := a.AccessGhosts()
+		must(t, err)
+		sameElems(t, "the manual's local patch", data, want)
+		wlo, whi := []int{-1, 2*ga.Nodeid() - 1}, []int{2, 2*ga.Nodeid() + 2}
+		if !slices.Equal(lo, wlo) || !slices.Equal(hi, whi) || !slices.Equal(ld, []int{4}) {
+			t.Errorf("AccessGhosts lo %v hi %v ld %v, want %v %v [4]", lo, hi, ld, wlo, whi)
+		}
+		for i, v := range want {
+			x, ld, err := a.AccessGhostElement([]int{i / 4, i % 4})
+			must(t, err)
+			if x[0] != v || !slices.Equal(ld, []int{4}) {
+				t.Errorf("AccessGhostElement(%d, %d) = %d ld %v, want %d [4]", i/4, i%4, x[0], ld, v)
+			}
+			must(t, a.ReleaseGhostElement([]int{i / 4, i % 4}))
+		}
+	}
+	// GA's (0,-1,1), (0,1,1), (1,-1,0), (1,1,0): its dimension 0 is the last
+	// in C order.
+	setHalo(t, a, -1)
+	must(t, a.UpdateGhostDir(1, -1, true))
+	must(t, a.UpdateGhostDir(1, 1, true))
+	must(t, a.UpdateGhostDir(0, -1, false))
+	must(t, a.UpdateGhostDir(0, 1, false))
+	checkHalo(t, "T9 by direction", a, ref, all, -1)
+	setHalo(t, a, -1)
+	var hs []*ga.Handle
+	for _, dir := range [][]int{{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}} {
+		h, err := a.NbGetGhostDir(dir)
+		must(t, err)
+		hs = append(hs, h)
+	}
+	for _, h := range hs {
+		must(t, h.Wait())
+	}
+	must(t, ga.Sync())
+	checkHalo(t, "NbGetGhostDir", a, ref, all, -1)
+}
+
+// ghostCase is a shape with ghost widths, made regular or irregular.
+type ghostCase struct {
+	dims, width []int
+	irregular   bool
+}
+
+func (c ghostCase) make(t *testing.T, name string, mk func(name string, dims, width []int, starts [][]int) error) {
+	t.Helper()
+	if !c.irregular {
+		must(t, mk(name, c.dims, c.width, nil))
+		return
+	}
+	// Split the first dimension over up to every process, the second in
+	// two, as the widths allow.
+	starts := make([][]int, len(c.dims))
+	n := ga.Nnodes()
+	for d, x := range c.dims {
+		starts[d] = []int{0}
+		if d == 0 {
+			starts[d] = cuts(x, min(n, x/max(c.width[d], 1)))
+		}
+	}
+	must(t, mk(name, c.dims, c.width, starts))
+}
+
+var ghostCases = []ghostCase{
+	{[]int{13}, []int{2}, true},
+	{[]int{7, 9}, []int{1, 2}, false},
+	{[]int{8, 6}, []int{2, 1}, true},
+	{[]int{4, 5, 6}, []int{1, 0, 2}, true},
+	{[]int{6, 3, 4, 2}, []int{1, 1, 1, 1}, false},
+	{[]int{4, 2, 2, 2, 2, 2, 3}, []int{1, 1, 1, 1, 1, 1, 1}, true},
+}
+
+// testGhostModel updates the halo of each case, then writes a stripe across
+// the middle of every dimension (landing on block edges) and updates again.
+func testGhostModel[T ga.Elem](t *testing.T) {
+	for _, c := range ghostCases {
+		var a *ga.Array[T]
+		c.make(t, "model", func(name string, dims, width []int, starts [][]int) (err error) {
+			if starts == nil {
+				a, err = ga.CreateGhosts[T](name, dims, width, nil)
+			} else {
+				a, err = ga.CreateGhostsIrreg[T](name, dims, width, starts)
+			}
+			return err
+		})
+		what := fmt.Sprintf("%v width %v", c.dims, c.width)
+		ref := pattern(c.dims, func(i int) T { return mk[T](i+1, i%7) })
+		putAll(t, a, ref)
+		setHalo(t, a, sentinel[T]())
+		must(t, a.UpdateGhosts())
+		checkHalo(t, what, a, ref, all, sentinel[T]())
+		lo, hi := fullPatch(c.dims)
+		for d := range c.dims {
+			lo[d], hi[d] = (c.dims[d]-1)/2, c.dims[d]/2
+		}
+		stripe := make([]T, volume(lo, hi))
+		for i := range stripe {
+			stripe[i] = mk[T](-i-1, 3)
+		}
+		must(t, ga.Sync()) // every process has checked its halo
+		if ga.Nodeid() == ga.Nnodes()-1 {
+			must(t, a.Put(lo, hi, stripe, nil))
+		}
+		k := 0
+		eachSub(lo, hi, func(sub []int) { ref[linear(c.dims, sub)] = stripe[k]; k++ })
+		must(t, ga.Sync())
+		must(t, a.UpdateGhosts())
+		checkHalo(t, what+" after a put", a, ref, all, sentinel[T]())
+		sameElems(t, what+": Get", getAll(t, a), ref)
+		destroy(t, a)
+	}
+}
+
+// testGhostWidths updates halos of every width up to the block size, on one
+// block per process along a dimension and on a whole dimension in one block
+// (which wraps onto itself).
+func testGhostWidths(t *testing.T) {
+	const n0, n1 = 12, 5
+	starts := [][]int{cuts(n0, ga.Nnodes()), {0}}
+	block := n0 / ga.Nnodes()
+	for w0 := 0; w0 <= block; w0++ {
+		for _, w1 := range []int{0, 1, n1} {
+			a, err := ga.CreateGhostsIrreg[float64]("widths", []int{n0, n1}, []int{w0, w1}, starts)
+			must(t, err)
+			if got := a.GhostWidths(); !slices.Equal(got, []int{w0, w1}) || a.HasGhosts() != (w0+w1 > 0) {
+				t.Errorf("widths %d %d: GhostWidths %v HasGhosts %v", w0, w1, got, a.HasGhosts())
+			}
+			ref := pattern([]int{n0, n1}, func(i int) float64 { return float64(i) })
+			putAll(t, a, ref)
+			must(t, a.UpdateGhosts())
+			checkHalo(t, fmt.Sprintf("width %d %d", w0, w1), a, ref, all, 0)
+			destroy(t, a)
+		}
+	}
+}
+
+// testGhostDirections checks that UpdateGhostDir fills its side only, with
+// or without the corners, and NbGetGhostDir its one piece.
+func testGhostDirections(t *testing.T) {
+	dims := []int{6, 5, 4}
+	a, err := ga.CreateGhostsIrreg[int64]("dirs", dims, []int{1, 2, 1}, [][]int{cuts(6, ga.Nnodes()), {0}, {0}})
+	must(t, err)
+	defer destroy(t, a)
+	ref := pattern(dims, func(i int) int64 { return int64(i) })
+	putAll(t, a, ref)
+	for dim := range dims {
+		for _, side := range []int{-1, 1} {
+			for _, corners := range []bool{false, true} {
+				setHalo(t, a, -5)
+				must(t, a.UpdateGhostDir(dim, side, corners))
+				checkHalo(t, fmt.Sprintf("dim %d side %d corners %v", dim, side, corners), a, ref, func(dir []int) bool {
+					for d, s := range dir {
+						if d == dim && s != side || d != dim && s != 0 && !corners {
+							return false
+						}
+					}
+					return true
+				}, -5)
+			}
+		}
+	}
+	one := []int{1, 0, -1}
+	setHalo(t, a, -5)
+	h, err := a.NbGetGhostDir(one)
+	must(t, err)
+	must(t, h.Wait())
+	checkHalo(t, "NbGetGhostDir [1 0 -1]", a, ref, func(dir []int) bool { return slices.Equal(dir, one) }, -5)
+	must(t, ga.Sync())
+}
+
+// testGhostInvisible checks that patches, collectives and element-wise
+// operations see an array's own elements only and leave its halo alone.
+func testGhostInvisible(t *testing.T) {
+	dims := []int{9, 7}
+	a, err := ga.CreateGhosts[float64]("ghosted", dims, []int{2, 1}, nil)
+	must(t, err)
+	defer destroy(t, a)
+	b, err := ga.Create[float64]("plain", dims, nil)
+	must(t, err)
+	defer destroy(t, b)
+	ref := pattern(dims, func(i int) float64 { return float64(i % 11) })
+	putAll(t, a, ref)
+	setHalo(t, a, -3)
+	must(t, ga.Copy(a, b))
+	sameElems(t, "Copy to a plain array", getAll(t, b), ref)
+	must(t, a.Scale(2))
+	must(t, ga.Add(1, a, -1, b, a)) // a = 2ref - ref
+	sameElems(t, "Scale and Add", getAll(t, a), ref)
+	dot, err := ga.Dot(a, b)
+	must(t, err)
+	want := 0.0
+	for _, v := range ref {
+		want += v * v
+	}
+	if dot != want {
+		t.Errorf("Dot = %v, want %v", dot, want)
+	}
+	d, err := a.Duplicate("dup")
+	must(t, err)
+	defer destroy(t, d)
+	if !slices.Equal(d.GhostWidths(), []int{2, 1}) {
+		t.Errorf("Duplicate's ghost widths %v, want [2 1]", d.GhostWidths())
+	}
+	checkHalo(t, "halo after the operations", a, ref, func([]int) bool { return false }, -3)
+	checkLocal(t, a, ref)
+	must(t, ga.Sync())
+}
+
+// testGhostMisuse checks that bad widths and calls fail on every process,
+// naming the call.
+func testGhostMisuse(t *testing.T) {
+	starts := [][]int{cuts(8, ga.Nnodes()), {0}}
+	for _, w := range [][]int{{8/ga.Nnodes() + 1, 0}, {0, 7}, {-1, 1}, {1}} {
+		_, err := ga.CreateGhostsIrreg[float64]("wide", []int{8, 6}, w, starts)
+		wantErr(t, fmt.Sprint("widths ", w), err, "CreateGhostsIrreg", "wide", nil)
+	}
+	_, err := ga.New[float64](8, 6).Name("bc").BlockCyclic(2, 2).Ghosts(1, 1).Allocate()
+	wantErr(t, "block-cyclic with ghosts", err, "Allocate", "bc", nil)
+	_, err = ga.CreateGhosts[int32]("toobig", []int{2, 2}, []int{3, 0}, nil)
+	wantErr(t, "width past the extent", err, "CreateGhosts", "toobig", nil)
+	a, err := ga.CreateGhostsIrreg[float64]("ok", []int{8, 6}, []int{1, 6}, starts)
+	must(t, err)
+	defer destroy(t, a)
+	for _, c := range [][2]int{{2, 1}, {-1, 1}, {0, 0}, {1, 2}} {
+		wantErr(t, fmt.Sprint("UpdateGhostDir", c), a.UpdateGhostDir(c[0], c[1], false), "UpdateGhostDir", "ok", nil)
+	}
+	for _, dir := range [][]int{{0, 0}, {2, 0}, {1}} {
+		_, err := a.NbGetGhostDir(dir)
+		wantErr(t, fmt.Sprint("NbGetGhostDir", dir), err, "NbGetGhostDir", "ok", nil)
+	}
+	if ext, ok := a.GhostDims(); ok {
+		for _, sub := range [][]int{{-1, 0}, {ext[0], 0}, {0, ext[1]}, {0}} {
+			_, _, err := a.AccessGhostElement(sub)
+			wantErr(t, fmt.Sprint("AccessGhostElement", sub), err, "AccessGhostElement", "ok", nil)
+		}
+	}
+	bc, err := ga.New[float64](8, 6).Name("cyc").BlockCyclic(2, 2).Allocate()
+	must(t, err)
+	defer destroy(t, bc)
+	_, _, _, _, err = bc.AccessGhosts()
+	wantErr(t, "AccessGhosts on a block-cyclic array", err, "AccessGhosts", "cyc", nil)
+	must(t, bc.UpdateGhosts()) // no ghost cells: only a sync
+}

@@ -1,0 +1,118 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Ghosts deals one block per rank, as OnePerRank does, and stores each block
+// with Width[d] more elements on each side along dimension d: its halo of
+// ghost cells (NGA_Create_ghosts). Place's extents and offsets include the
+// halo and Spans leaves it out, so that everything that reaches storage
+// through them works on arrays with ghosts unchanged.
+type Ghosts struct {
+	OnePerRank
+	Width []int
+}
+
+func (g Ghosts) Place(m *Map, c, at, ext []int) (rank, off int) {
+	rank, _ = inBlock(m, c, at, ext)
+	for d, w := range g.Width {
+		ext[d] += 2 * w
+		lo, _ := m.BlockRange(d, c[d])
+		off = off*ext[d] + w
+		if at != nil {
+			off += at[d] - lo
+		}
+	}
+	return rank, off
+}
+
+func (g Ghosts) LocalSize(m *Map, rank int) int {
+	if rank < 0 || rank >= m.Blocks() {
+		return 0
+	}
+	lo, hi := m.Patch(rank)
+	n := 1
+	for d, w := range g.Width {
+		n *= hi[d] - lo[d] + 1 + 2*w
+	}
+	return n
+}
+
+// WithGhosts returns m with a halo of width[d] ghost cells on each side of
+// every block along dimension d. Each part of a halo is filled from one
+// neighbour, so no width may pass the extent of a block along its
+// dimension; all-zero widths leave m as it is (NGA_Create_ghosts is then
+// NGA_Create). m must deal one block per rank.
+func WithGhosts(m Map, width []int) (Map, error) {
+	if m.deal != nil {
+		return Map{}, fmt.Errorf("ghost cells need one block per process; the map is dealt %T", m.deal)
+	}
+	if len(width) != len(m.Dims) {
+		return Map{}, fmt.Errorf("%d ghost widths %v for %d dimensions", len(width), width, len(m.Dims))
+	}
+	for d, w := range width {
+		if w < 0 {
+			return Map{}, fmt.Errorf("ghost width %d along dimension %d is negative", w, d)
+		}
+		for b := range m.Starts[d] {
+			if lo, hi := m.BlockRange(d, b); w > hi-lo+1 {
+				return Map{}, fmt.Errorf("ghost width %d along dimension %d is wider than the block [%d, %d] there", w, d, lo, hi)
+			}
+		}
+	}
+	if slices.Max(width) == 0 {
+		return m, nil
+	}
+	m.deal = Ghosts{Width: slices.Clone(width)}
+	return m, nil
+}
+
+// GhostWidths returns the widths of m's halo, or nil if it has none.
+func (m Map) GhostWidths() []int {
+	if g, ok := m.deal.(Ghosts); ok {
+		return g.Width
+	}
+	return nil
+}
+
+// GhostPiece is the part of a block's halo that lies in one direction from
+// the block, and where its values come from: At is its first element in the
+// block's storage coordinates (the halo's first element is at 0 along every
+// dimension), Lo and Hi the patch of the array, owned by one block, whose
+// values it holds.
+type GhostPiece struct{ At, Lo, Hi []int }
+
+// Ghost returns the piece of block i's halo in direction dir (-1, 0 or +1
+// along each dimension: below the block, beside it, above it), with periodic
+// wrap-around: a piece past an end of the array holds the other end's
+// elements. It returns false if the piece is empty (a zero width along a
+// dimension where dir is not 0) or dir is all 0 (the block itself).
+func (m Map) Ghost(i int, dir []int) (GhostPiece, bool) {
+	w := m.GhostWidths()
+	if w == nil {
+		return GhostPiece{}, false
+	}
+	c := m.BlockCoords(i)
+	p := GhostPiece{At: make([]int, len(dir)), Lo: make([]int, len(dir)), Hi: make([]int, len(dir))}
+	moved := false
+	for d, s := range dir {
+		lo, hi := m.BlockRange(d, c[d])
+		n := m.Dims[d]
+		switch {
+		case s != 0 && w[d] == 0:
+			return GhostPiece{}, false
+		case s < 0:
+			// The block below ends at lo-1 and, its extent being at least
+			// the width, holds all of [lo-w, lo-1]; below 0 is the far end.
+			p.At[d], p.Lo[d], p.Hi[d] = 0, (lo-w[d]+n)%n, (lo-1+n)%n
+		case s > 0:
+			p.At[d], p.Lo[d], p.Hi[d] = w[d]+hi-lo+1, (hi+1)%n, (hi+w[d])%n
+		default:
+			p.At[d], p.Lo[d], p.Hi[d] = w[d], lo, hi
+		}
+		moved = moved || s != 0
+	}
+	return p, moved
+}
