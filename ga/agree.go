@@ -31,7 +31,14 @@ var ErrMismatch = errors.New("the processes passed different arguments to a coll
 
 // args is the text of the arguments that must be the same on every process
 // of a collective call; its hash is what the processes compare.
-type args struct{ b []byte }
+type args struct {
+	b []byte
+	// The groups of the call's arrays (see foreign): the first one's, and
+	// any other.
+	g      *group
+	others []*group
+	across bool // a copy, which may read or write a containing group's array
+}
 
 func newArgs(op string) *args {
 	l := &args{b: make([]byte, 0, 96)}
@@ -71,6 +78,7 @@ func array[T Elem](l *args, name string, a *Array[T]) *args {
 	id := 0
 	if a != nil {
 		id = a.id
+		l.note(a.g)
 	}
 	return l.ints(name, id).str(name+".type", fmt.Sprintf("%T", z))
 }
@@ -92,6 +100,16 @@ func (l *args) hash() int64 {
 // else an ErrPeer error if another did, else an ErrMismatch error if the
 // arguments differ, else nil — on every process alike.
 func agree(g *group, fence bool, op, array string, local error, a *args) error {
+	if now, err := a.foreign(g, op, array); now {
+		return err
+	} else if local == nil {
+		local = err
+	}
+	if fence {
+		if err := fenceOthers(g); err != nil && local == nil {
+			local = err
+		}
+	}
 	v := []int64{0, 0, 0}
 	if local != nil {
 		v[0] = int64(g.rank) + 1
@@ -218,6 +236,11 @@ func begin(g *group, op, array string, local error, a *args) (masked bool, err e
 	g.mask.begin = true
 	g.mu.Unlock()
 	if !do {
+		if now, err := a.foreign(g, op, array); now {
+			return false, err
+		} else if local == nil {
+			local = err
+		}
 		return true, local
 	}
 	return false, agree(g, true, op, array, local, a)

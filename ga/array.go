@@ -44,6 +44,8 @@ type Array[T Elem] struct {
 // create_handle / set_data / set_array_name / set_chunk / set_irreg_distr /
 // allocate do. Every process must make the same calls.
 type Builder[T Elem] struct {
+	// pg is the processor group it is made on; nil: the default group.
+	pg     *Pgroup
 	name   string
 	dims   []int
 	chunk  []int
@@ -86,7 +88,7 @@ func (b *Builder[T]) Irregular(starts ...[]int) *Builder[T] {
 func (b *Builder[T]) Allocate() (*Array[T], error) { return b.allocate("Allocate") }
 
 func (b *Builder[T]) allocate(op string) (*Array[T], error) {
-	g, err := current(op)
+	g, err := b.on(op)
 	if err != nil {
 		return nil, err
 	}

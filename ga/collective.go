@@ -90,7 +90,9 @@ func (a *Array[T]) Scale(v T) error {
 
 // Copy copies a into b (GA_Copy). They must have the same number of elements;
 // shapes and distributions may differ, and elements are matched in C
-// (row-major) order. It is collective.
+// (row-major) order. It is collective over the array's group; between
+// arrays of different processor groups, one of which contains the other, it
+// is collective over the smaller one, as in GA.
 func Copy[T Elem](a, b *Array[T]) error {
 	var check error
 	switch {
@@ -101,7 +103,14 @@ func Copy[T Elem](a, b *Array[T]) error {
 	case layout.Product(a.dims) != layout.Product(b.dims):
 		check = errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, layout.Product(b.dims), a.name, layout.Product(a.dims))
 	}
-	return b.collective("Copy", nil, check, func([]T) error {
+	if pushes(a, b) {
+		return a.collective("Copy", newArgs("Copy").between(), check, func([]T) error {
+			alo, ahi := a.whole()
+			blo, bhi := b.whole()
+			return spread(a, alo, ahi, false, b, blo, bhi)
+		}, b)
+	}
+	return b.collective("Copy", newArgs("Copy").between(), check, func([]T) error {
 		blo, bhi := b.whole()
 		alo, ahi := a.whole()
 		return combine("Copy", b, blo, bhi, []side[T]{{a, alo, ahi, false}}, func(dst []T, s [][]T) { copy(dst, s[0]) })
@@ -225,13 +234,18 @@ func Brdcst[T mpi.Elem](buf []T, root int) error {
 	if err != nil {
 		return err
 	}
+	return brdcst(g, "Brdcst", buf, root)
+}
+
+// brdcst is Brdcst on g's processes.
+func brdcst[T mpi.Elem](g *group, op string, buf []T, root int) error {
 	var check error
 	if root < 0 || root >= g.size() {
-		check = errorf("Brdcst", "", "root %d out of range [0, %d)", root, g.size())
+		check = errorf(op, "", "root %d out of range [0, %d)", root, g.size())
 	}
 	var z T
 	l := newArgs("Brdcst").ints("len", len(buf)).ints("root", root).str("type", fmt.Sprintf("%T", z))
-	if err := agree(g, false, "Brdcst", "", check, l); err != nil {
+	if err := agree(g, false, op, "", check, l); err != nil {
 		return err
 	}
 	return mpi.Bcast(g.comm(), buf, root)
@@ -247,6 +261,11 @@ func Gop[T Elem](x []T, op string) error {
 	if err != nil {
 		return err
 	}
+	return gop(g, "Gop", x, op)
+}
+
+// gop is Gop on g's processes; name is the call's.
+func gop[T Elem](g *group, name string, x []T, op string) error {
 	var z T
 	k := reflect.TypeFor[T]().Kind()
 	isComplex := k == reflect.Complex64 || k == reflect.Complex128
@@ -264,13 +283,13 @@ func Gop[T Elem](x []T, op string) error {
 	case "or":
 		o = mpi.Bor
 	default:
-		check = errorf("Gop", "", "unknown operation %q; want +, *, max, min, absmax, absmin or or", op)
+		check = errorf(name, "", "unknown operation %q; want +, *, max, min, absmax, absmin or or", op)
 	}
 	if check == nil && (isComplex && o != mpi.Sum && o != mpi.Prod || o == mpi.Bor && k != reflect.Int32 && k != reflect.Int64) {
-		check = errorf("Gop", "", "operation %q is not defined for %T", op, z)
+		check = errorf(name, "", "operation %q is not defined for %T", op, z)
 	}
 	l := newArgs("Gop").ints("len", len(x)).str("op", op).str("type", fmt.Sprintf("%T", z))
-	if err := agree(g, false, "Gop", "", check, l); err != nil {
+	if err := agree(g, false, name, "", check, l); err != nil {
 		return err
 	}
 	if strings.HasPrefix(op, "abs") {

@@ -222,9 +222,16 @@
 // created on, and its methods and the collectives on it use that group and
 // its ranks; the package functions (Sync, Nodeid, Nnodes, Comm, Brdcst, Gop,
 // the mutexes, SetSolverBlockSize) use the default group, which Init makes
-// the group of every process. Processor groups are new groups over
-// sub-communicators and a call that changes the default. The memory limit
-// and the cluster's nodes stay per process.
+// the group of every process. A processor group (Pgroup, pgroup.go) is a
+// new group over a sub-communicator, with an armci runtime of its own, and
+// SetDefault changes the default. A collective call agrees over the group
+// it runs on; an array of another group among its arguments is refused,
+// except by Copy and CopyPatch from or into a group that contains it, which
+// run on the smaller group. A sync on a group also completes this process's
+// operations on its other groups' arrays, as GA_Pgroup_sync's fence does.
+// Only a group's processes hold its arrays, so one-sided operations reach
+// them from those processes. The memory limit and the cluster's nodes stay
+// per process.
 //
 // Layouts. How an array is cut into blocks, which process owns each and where
 // in its storage each element lives is the array's layout
@@ -371,6 +378,23 @@
 //	GA_Scan_copy                  ScanCopy(src, dst, mask, lo, hi) (any layouts; dst must differ from src and mask)
 //	GA_Scan_add                   ScanAdd(src, dst, mask, lo, hi, exclusive)
 //	GA_Pack, GA_Unpack            Pack, Unpack(src, dst, mask, lo, hi) (count, error) (too short a vector: an error, not an abort)
+//	GA_Pgroup_create              PgroupCreate(ranks) (collective over the default group, as GA 5's; p is a *Pgroup)
+//	GA_Pgroup_destroy             p.Destroy (refused while arrays live on p or p is a default)
+//	GA_Pgroup_set_default         p.SetDefault (local, as GA's)
+//	GA_Pgroup_get_default         PgroupGetDefault
+//	GA_Pgroup_get_world           PgroupGetWorld
+//	GA_Pgroup_nodeid              p.Nodeid (-1 outside p)
+//	GA_Pgroup_nnodes, GA_Get_pgroup_size p.Nnodes
+//	GA_Pgroup_sync                p.Sync
+//	GA_Pgroup_brdcst              PgroupBrdcst(p, buf, root)
+//	GA_Pgroup_dgop, _fgop, _igop, _lgop PgroupGop(p, x, op) (every type and op of Gop)
+//	GA_Pgroup_split               p.Split(n)
+//	GA_Pgroup_split_irreg         p.SplitIrreg(color)
+//	GA_MPI_Comm_pgroup            p.Comm
+//	GA_Set_pgroup                 (*Builder).Pgroup(p)
+//	GA_Get_pgroup                 a.Pgroup
+//	NGA_Create_config             CreateConfig[T](name, dims, chunk, p)
+//	NGA_Create_irreg_config       CreateIrregConfig[T](name, dims, starts, p)
 //
 // # Performance
 //

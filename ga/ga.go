@@ -54,20 +54,35 @@ func initComm(op string, c *mpi.Comm, limit int) error {
 		rt.Finalize()
 		return err
 	}
-	proc.world = newGroup(rt)
+	world := make([]int, rt.Size())
+	for r := range world {
+		world[r] = r
+	}
+	proc.world = newGroup(rt, world)
 	proc.def = proc.world
+	proc.groups = []*group{proc.world}
 	proc.cluster = cl
 	proc.limit = limit
 	proc.used = 0
 	return nil
 }
 
-// Terminate destroys every array still allocated, ends GA, and finalizes MPI
-// if Init started it (GA_Terminate). It is collective.
+// Terminate destroys every array still allocated and every processor group,
+// ends GA, and finalizes MPI if Init started it (GA_Terminate). It is
+// collective over the world group, whatever the default group is.
 func Terminate() error {
-	g, err := current("Terminate")
-	if err != nil {
-		return err
+	proc.mu.Lock()
+	g, groups := proc.world, proc.groups
+	proc.mu.Unlock()
+	if g == nil {
+		return stateErr("Terminate", "", ErrNotInitialized)
+	}
+	// The newest group first: every process ends the groups it is in in one
+	// order, and a group made inside another ends before it.
+	for i := len(groups) - 1; i > 0; i-- {
+		if err := groups[i].finish(); err != nil {
+			return err
+		}
 	}
 	if err := g.end(); err != nil {
 		return err
@@ -76,7 +91,7 @@ func Terminate() error {
 		return err
 	}
 	proc.mu.Lock()
-	proc.world, proc.def = nil, nil
+	proc.world, proc.def, proc.groups = nil, nil, nil
 	owns := proc.ownsMPI
 	proc.ownsMPI = false
 	proc.mu.Unlock()

@@ -18,7 +18,8 @@ import (
 // and change the default; nothing else needs to know.
 type group struct {
 	rt   *armci.Runtime
-	rank int // this process's rank in the group, fixed for the group's life
+	rank int     // this process's rank in the group, fixed for the group's life
+	pg   *Pgroup // the group's handle, which knows its processes
 
 	mu          sync.Mutex // guards what follows, up to the scratch
 	live        bool       // false once GA is terminated
@@ -50,9 +51,10 @@ type gridKey struct {
 	rows, cols int
 }
 
-// newGroup is GA on rt's processes.
-func newGroup(rt *armci.Runtime) *group {
-	return &group{
+// newGroup is GA on rt's processes, whose ranks in the world group are
+// members (by rank in rt).
+func newGroup(rt *armci.Runtime, members []int) *group {
+	g := &group{
 		rt:          rt,
 		rank:        rt.Rank(),
 		live:        true,
@@ -63,13 +65,19 @@ func newGroup(rt *armci.Runtime) *group {
 		grids:       map[gridKey]*blacs.Grid{},
 		strided:     sync.Pool{New: func() any { return new(stridedBuf) }},
 	}
+	g.pg = &Pgroup{g: g, members: members}
+	return g
 }
 
 // proc is what GA keeps once per process.
 var proc struct {
-	mu      sync.Mutex
-	world   *group // every GA process; nil when GA is not running
-	def     *group // the group the package functions use
+	mu    sync.Mutex
+	world *group // every GA process; nil when GA is not running
+	def   *group // the group the package functions use
+	// groups are the groups this process is in, the world first, in the
+	// order they were made (the same on every process of any two of them,
+	// since each was made collectively). Replaced, never changed in place.
+	groups  []*group
 	ownsMPI bool
 	limit   int // bytes of array data allowed per process; < 0: no limit
 	used    int // bytes of array data allocated on this process

@@ -91,9 +91,9 @@ func (a *Array[T]) ProcGrid() []int {
 }
 
 // CompareDistr reports whether b has the same shape and distribution as a
-// (NGA_Compare_distr).
+// (NGA_Compare_distr); arrays of different processor groups never do.
 func CompareDistr[T, U Elem](a *Array[T], b *Array[U]) bool {
-	if a == nil || b == nil || !slices.Equal(a.dims, b.dims) ||
+	if a == nil || b == nil || a.g != b.g || !slices.Equal(a.dims, b.dims) ||
 		!a.m.SameDeal(b.m) {
 		return false
 	}

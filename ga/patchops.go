@@ -179,6 +179,16 @@ func transposeInto[T any](dst, src []T, h, w int) {
 // from linear position l on: the patch read row-major, or column-major if
 // colMajor. It makes one Get per run along the patch's fastest dimension.
 func (a *Array[T]) getLinear(lo, shape []int, colMajor bool, l int, dst []T) error {
+	return linearRuns(lo, shape, colMajor, l, len(dst), func(plo, phi []int, at, n int) error {
+		return a.Get(plo, phi, dst[at:at+n], nil)
+	})
+}
+
+// linearRuns calls f for the runs along the fastest dimension of the patch
+// at lo of the given shape that hold its n elements from linear position l
+// on (row-major, or column-major if colMajor): each run's bounds, and its
+// first element's place among the n.
+func linearRuns(lo, shape []int, colMajor bool, l, count int, f func(plo, phi []int, at, n int) error) error {
 	nd := len(shape)
 	fast := nd - 1
 	if colMajor {
@@ -186,7 +196,7 @@ func (a *Array[T]) getLinear(lo, shape []int, colMajor bool, l int, dst []T) err
 	}
 	sub := make([]int, nd)
 	plo, phi := make([]int, nd), make([]int, nd)
-	for len(dst) > 0 {
+	for at := 0; at < count; {
 		rem := l
 		if colMajor {
 			for d := range nd {
@@ -197,16 +207,16 @@ func (a *Array[T]) getLinear(lo, shape []int, colMajor bool, l int, dst []T) err
 				sub[d], rem = rem%shape[d], rem/shape[d]
 			}
 		}
-		n := min(len(dst), shape[fast]-sub[fast])
+		n := min(count-at, shape[fast]-sub[fast])
 		for d := range nd {
 			plo[d] = lo[d] + sub[d]
 			phi[d] = plo[d]
 		}
 		phi[fast] += n - 1
-		if err := a.Get(plo, phi, dst[:n], nil); err != nil {
+		if err := f(plo, phi, at, n); err != nil {
 			return err
 		}
-		dst, l = dst[n:], l+n
+		at, l = at+n, l+n
 	}
 	return nil
 }
@@ -377,7 +387,8 @@ func (a *Array[T]) ScalePatch(lo, hi []int, v T) error {
 // order: b's patch is filled row-major (C order) from a's read row-major
 // with trans 'n', column-major with 't' (for matrices, b's patch is then
 // the transpose of a's). a and b are different arrays, as GA requires. It is
-// collective.
+// collective, over the smaller group where the arrays' processor groups
+// differ (see Copy).
 func CopyPatch[T Elem](trans byte, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int) error {
 	const op = "CopyPatch"
 	t, check := transFlag(op, a.Name(), trans)
@@ -388,7 +399,10 @@ func CopyPatch[T Elem](trans byte, a *Array[T], alo, ahi []int, b *Array[T], blo
 	if check == nil && a == b && a != nil {
 		check = errorf(op, a.name, "source and destination are the same array")
 	}
-	l := patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, trans), "B", b, blo, bhi, 0)
+	l := patchArgs(patchArgs(newArgs(op).between(), "A", a, alo, ahi, trans), "B", b, blo, bhi, 0)
+	if pushes(a, b) {
+		return a.collective(op, l, check, func([]T) error { return spread(a, alo, ahi, t, b, blo, bhi) }, b)
+	}
 	return b.collective(op, l, check, func([]T) error {
 		return combine(op, b, blo, bhi, []side[T]{src}, func(dst []T, s [][]T) { copy(dst, s[0]) })
 	}, a)
