@@ -395,6 +395,8 @@
 //	GA_Get_pgroup                 a.Pgroup
 //	NGA_Create_config             CreateConfig[T](name, dims, chunk, p)
 //	NGA_Create_irreg_config       CreateIrregConfig[T](name, dims, starts, p)
+//	NGA_Create_ghosts_config      CreateGhostsConfig[T](name, dims, width, chunk, p)
+//	NGA_Create_ghosts_irreg_config CreateGhostsIrregConfig[T](name, dims, width, starts, p)
 //
 // # Performance
 //

@@ -356,6 +356,18 @@ func CreateIrregConfig[T Elem](name string, dims []int, starts [][]int, p *Pgrou
 	return New[T](dims...).Name(name).Irregular(starts...).Pgroup(p).allocate("CreateIrregConfig")
 }
 
+// CreateGhostsConfig is CreateGhosts on p's processes
+// (NGA_Create_ghosts_config).
+func CreateGhostsConfig[T Elem](name string, dims, width, chunk []int, p *Pgroup) (*Array[T], error) {
+	return New[T](dims...).Name(name).Chunk(chunk...).Ghosts(width...).Pgroup(p).allocate("CreateGhostsConfig")
+}
+
+// CreateGhostsIrregConfig is CreateGhostsIrreg on p's processes
+// (NGA_Create_ghosts_irreg_config).
+func CreateGhostsIrregConfig[T Elem](name string, dims, width []int, starts [][]int, p *Pgroup) (*Array[T], error) {
+	return New[T](dims...).Name(name).Irregular(starts...).Ghosts(width...).Pgroup(p).allocate("CreateGhostsIrregConfig")
+}
+
 // contains reports whether every process of h is one of g's.
 func (g *group) contains(h *group) bool {
 	if g == h {

@@ -191,6 +191,8 @@ func testPgroupArrays(t *testing.T) {
 		sameElems(t, "Put by the last group process", got, []float64{-1, -2})
 		must(t, a.Destroy())
 		must(t, b.Destroy())
+		testPgroupGhosts(t, p)
+		testPgroupGemm(t, p)
 	}
 	must(t, ga.Sync())
 	sameElems(t, "group array copied into the world's", getAll(t, w), pattern(dims, func(int) float64 { return 6 }))
@@ -203,6 +205,74 @@ func testPgroupArrays(t *testing.T) {
 		}
 	}
 	sameElems(t, "transposed CopyPatch into the world's array", getAll(t, w2), want)
+}
+
+// testPgroupGhosts fills the halos of a ghosted array on p, made by the
+// config creates, and checks them against the array, wrapped around.
+func testPgroupGhosts(t *testing.T, p *ga.Pgroup) {
+	dims := []int{5, 6}
+	ref := pattern(dims, func(i int) int32 { return int32(i) })
+	starts := [][]int{{0}, {0}}
+	if p.Nnodes() > 1 {
+		starts = [][]int{{0, 3}, {0}}
+	}
+	a, err := ga.CreateGhostsConfig[int32]("ghosts", dims, []int{1, 2}, nil, p)
+	must(t, err)
+	b, err := ga.CreateGhostsIrregConfig[int32]("ghosts irreg", dims, []int{2, 1}, starts, p)
+	must(t, err)
+	for _, x := range []*ga.Array[int32]{a, b} {
+		if p.Nodeid() == 0 {
+			lo, hi := fullPatch(dims)
+			must(t, x.Put(lo, hi, ref, nil))
+		}
+		must(t, p.Sync())
+		must(t, x.UpdateGhosts())
+		data, lo, hi, ld, err := x.AccessGhosts()
+		must(t, err)
+		if data != nil {
+			wrap := func(i, n int) int { return ((i % n) + n) % n }
+			for i := lo[0]; i <= hi[0]; i++ {
+				for j := lo[1]; j <= hi[1]; j++ {
+					got, want := data[(i-lo[0])*ld[0]+j-lo[1]], ref[wrap(i, 5)*6+wrap(j, 6)]
+					if got != want {
+						t.Errorf("%s on the group: element (%d, %d) with its halo is %d, want %d", x.Name(), i, j, got, want)
+					}
+				}
+			}
+		}
+		must(t, x.ReleaseGhosts())
+		must(t, x.Destroy())
+	}
+}
+
+// testPgroupGemm multiplies matrices on p, whose ScaLAPACK grid is p's.
+func testPgroupGemm(t *testing.T, p *ga.Pgroup) {
+	a, err := ga.CreateConfig[float64]("A", []int{4, 3}, nil, p)
+	must(t, err)
+	b, err := ga.CreateConfig[float64]("B", []int{3, 5}, nil, p)
+	must(t, err)
+	c, err := ga.CreateConfig[float64]("C", []int{4, 5}, nil, p)
+	must(t, err)
+	av := pattern([]int{4, 3}, func(i int) float64 { return float64(i%5) - 1 })
+	bv := pattern([]int{3, 5}, func(i int) float64 { return float64(i%4) + 0.5 })
+	if p.Nodeid() == 0 {
+		must(t, a.Put([]int{0, 0}, []int{3, 2}, av, nil))
+		must(t, b.Put([]int{0, 0}, []int{2, 4}, bv, nil))
+	}
+	must(t, c.Zero())
+	must(t, ga.Gemm('n', 'n', 4, 5, 3, 1.0, a, b, 0.0, c))
+	want := make([]float64, 20)
+	for i := range 4 {
+		for j := range 5 {
+			for k := range 3 {
+				want[i*5+j] += av[i*3+k] * bv[k*5+j]
+			}
+		}
+	}
+	sameElems(t, "Gemm on the group", getAll(t, c), want)
+	for _, x := range []*ga.Array[float64]{a, b, c} {
+		must(t, x.Destroy())
+	}
 }
 
 // testPgroupDefault runs code written for the default group on a group:
@@ -423,7 +493,10 @@ func testPgroupCover(t *testing.T) {
 	if b := me / 3 * 3; x[0] != int32(3*b+3) {
 		t.Errorf("Split(4): group sum %d, want %d", x[0], 3*b+3)
 	}
-	must(t, q.Destroy())
+	// Left to Terminate, with an array on it.
+	left, err := ga.CreateConfig[int64]("left to Terminate", []int{5}, nil, q)
+	must(t, err)
+	must(t, left.Fill(1))
 	same, err := world.Split(0)
 	must(t, err)
 	if same != world {
