@@ -397,6 +397,17 @@
 //	NGA_Create_irreg_config       CreateIrregConfig[T](name, dims, starts, p)
 //	NGA_Create_ghosts_config      CreateGhostsConfig[T](name, dims, width, chunk, p)
 //	NGA_Create_ghosts_irreg_config CreateGhostsIrregConfig[T](name, dims, width, starts, p)
+//	NGA_Create_ghosts             CreateGhosts[T](name, dims, width, chunk)
+//	NGA_Create_ghosts_irreg       CreateGhostsIrreg[T](name, dims, width, starts)
+//	GA_Set_ghosts                 (*Builder).Ghosts(width...) (not with BlockCyclic: an error)
+//	GA_Has_ghosts                 a.HasGhosts (a.GhostWidths: the widths, zeros without ghosts)
+//	GA_Update_ghosts              a.UpdateGhosts (corners included, always periodic, as GA)
+//	NGA_Update_ghost_dir          a.UpdateGhostDir(dim, side, corners) (dim in C order: GA's C call numbers dimensions the Fortran way, its 0 is goga's last)
+//	NGA_NbGet_ghost_dir           a.NbGetGhostDir(dir) (dir in C order; not collective: sync before, Wait before reading)
+//	NGA_Access_ghosts             a.AccessGhosts (data, halo's lo and hi in global indices, ld); a.GhostDims: its dims
+//	NGA_Access_ghost_element      a.AccessGhostElement(sub) (sub counted from the halo's first element, as GA)
+//	NGA_Release_ghosts, NGA_Release_update_ghosts a.ReleaseGhosts, a.ReleaseUpdateGhosts
+//	NGA_Release_ghost_element, NGA_Release_update_ghost_element a.ReleaseGhostElement, a.ReleaseUpdateGhostElement
 //
 // # Performance
 //

@@ -5,8 +5,7 @@
 //	./mpirun.sh -np 2 bin/gabench
 //
 // It prints one TSV line per figure (metric, size, value, unit) from rank 0,
-// which drives all one-sided traffic into rank 1's block. (Ghost figures
-// come with the issue that adds ghost cells.)
+// which drives all one-sided traffic into rank 1's block.
 package main
 
 import (
@@ -271,6 +270,9 @@ func run() error {
 		if err := inPlaceSolve(n); err != nil {
 			return err
 		}
+	}
+	if err := ghostUpdate(); err != nil {
+		return err
 	}
 	return collectiveMath()
 }
