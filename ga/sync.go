@@ -48,8 +48,9 @@ func (a *Array[T]) notePiece(rank int, count *OpStats, bytes int) {
 	g.mu.Unlock()
 }
 
-// Sync is GA_Sync: a barrier of every GA process after which every GA
-// operation that any process issued before it is complete. It ends any
+// Sync is GA_Sync: a barrier of the default group's processes (every GA
+// process unless a processor group is the default) after which every GA
+// operation that any of them issued before it is complete. It ends any
 // InitFence in progress.
 func Sync() error {
 	g, err := current("Sync")
