@@ -317,6 +317,23 @@ func testPgroupDefault(t *testing.T) {
 	if s[0] != int64(10*(me%2+1)) {
 		t.Errorf("sum over the default group's array: %d", s[0])
 	}
+	// The mutexes and the atomics are the default group's too: a counter
+	// under a lock and one read-incremented, by each of its processes.
+	must(t, ga.CreateMutexes(1))
+	must(t, a.Zero())
+	must(t, ga.Lock(0))
+	v := []int64{0}
+	must(t, a.Get([]int{1}, []int{1}, v, nil))
+	v[0]++
+	must(t, a.Put([]int{1}, []int{1}, v, nil))
+	must(t, ga.Unlock(0))
+	_, err = a.ReadInc([]int{2}, 1)
+	must(t, err)
+	must(t, ga.Sync())
+	got := make([]int64, 2)
+	must(t, a.Get([]int{1}, []int{2}, got, nil))
+	sameElems(t, "counters of the default group's processes", got, []int64{int64(ga.Nnodes()), int64(ga.Nnodes())})
+	must(t, ga.DestroyMutexes())
 	must(t, a.Destroy())
 	wantErr(t, "destroying the default group", mine.Destroy(), "PgroupDestroy", "", nil, "default")
 	// Back to the world, without the other group.
