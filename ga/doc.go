@@ -408,6 +408,7 @@
 //	NGA_Access_ghost_element      a.AccessGhostElement(sub) (sub counted from the halo's first element, as GA)
 //	NGA_Release_ghosts, NGA_Release_update_ghosts a.ReleaseGhosts, a.ReleaseUpdateGhosts
 //	NGA_Release_ghost_element, NGA_Release_update_ghost_element a.ReleaseGhostElement, a.ReleaseUpdateGhostElement
+//	NGA_Get_ghost_block           a.GetGhostBlock(lo, hi, buf, ld) (from the local halo when inside it, else Get)
 //
 // # Performance
 //

@@ -259,6 +259,60 @@ func (a *Array[T]) ghostElement(op string, ext, sub []int) (int, error) {
 	return at, nil
 }
 
+// GetGhostBlock copies the patch [lo, hi] into buf with leading dimensions
+// ld (nil: packed) as Get does, except that a patch inside this process's
+// block with its halo (lo below 0 or hi past the end included, as
+// AccessGhosts numbers the halo) is read from the local storage, ghost cells
+// and all (NGA_Get_ghost_block). Any other patch is an ordinary Get.
+func (a *Array[T]) GetGhostBlock(lo, hi []int, buf []T, ld []int) error {
+	const op = "GetGhostBlock"
+	ext, err := a.ghostBlock(op)
+	if err != nil || len(lo) != len(ext) || len(hi) != len(ext) {
+		return a.Get(lo, hi, buf, ld)
+	}
+	nd := len(ext)
+	w := a.GhostWidths()
+	var at, count, spitch [MaxDim]int // the corner in storage coordinates, the extents, the storage's pitches
+	for d := range nd {
+		at[d], count[d] = lo[d]-a.lo[d]+w[d], hi[d]-lo[d]+1
+		if at[d] < 0 || count[d] < 1 || at[d]+count[d] > ext[d] {
+			return a.Get(lo, hi, buf, ld)
+		}
+	}
+	var b layout.Buffer
+	if err := a.bufferOf(op, count[:nd], ld, len(buf), lo, hi, &b); err != nil {
+		return err
+	}
+	local, err := a.localData()
+	if err != nil {
+		return err
+	}
+	spitch[nd-1] = 1
+	for d := nd - 2; d >= 0; d-- {
+		spitch[d] = spitch[d+1] * ext[d+1]
+	}
+	// Row by row along the last dimension.
+	var sub [MaxDim]int
+	for {
+		src, dst := at[nd-1], 0
+		for d := range nd - 1 {
+			src += (at[d] + sub[d]) * spitch[d]
+			dst += sub[d] * b.Pitch[d]
+		}
+		copy(buf[dst:dst+count[nd-1]], local[src:src+count[nd-1]])
+		d := nd - 2
+		for ; d >= 0; d-- {
+			if sub[d]++; sub[d] < count[d] {
+				break
+			}
+			sub[d] = 0
+		}
+		if d < 0 {
+			return nil
+		}
+	}
+}
+
 // ReleaseGhosts ends an AccessGhosts that only read (NGA_Release_ghosts).
 func (a *Array[T]) ReleaseGhosts() error { return a.valid("ReleaseGhosts") }
 

@@ -158,6 +158,25 @@ func testGhostManual(t *testing.T) {
 			must(t, a.ReleaseGhostElement([]int{i / 4, i % 4}))
 		}
 	}
+	if ext, ok := a.GhostDims(); ok {
+		data, lo, hi, _, err := a.AccessGhosts()
+		must(t, err)
+		got := make([]int32, total(ext))
+		must(t, a.GetGhostBlock(lo, hi, got, nil))
+		sameElems(t, "GetGhostBlock of the block with its halo", got, data)
+		// A column of the halo, into a buffer with room to spare.
+		col := slices.Repeat([]int32{-9}, 2*ext[0])
+		must(t, a.GetGhostBlock([]int{lo[0], lo[1]}, []int{hi[0], lo[1]}, col, []int{2}))
+		for i := range ext[0] {
+			if col[2*i] != data[i*ext[1]] || col[2*i+1] != -9 {
+				t.Errorf("GetGhostBlock of the first column: row %d holds %d then %d, want %d then -9", i, col[2*i], col[2*i+1], data[i*ext[1]])
+			}
+		}
+		must(t, a.ReleaseGhosts())
+	}
+	whole := make([]int32, 8)
+	must(t, a.GetGhostBlock([]int{0, 0}, []int{1, 3}, whole, nil))
+	sameElems(t, "GetGhostBlock of the whole array", whole, ref)
 	// GA's (0,-1,1), (0,1,1), (1,-1,0), (1,1,0): its dimension 0 is the last
 	// in C order.
 	setHalo(t, a, -1)
