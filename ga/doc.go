@@ -409,6 +409,7 @@
 //	NGA_Release_ghosts, NGA_Release_update_ghosts a.ReleaseGhosts, a.ReleaseUpdateGhosts
 //	NGA_Release_ghost_element, NGA_Release_update_ghost_element a.ReleaseGhostElement, a.ReleaseUpdateGhostElement
 //	NGA_Get_ghost_block           a.GetGhostBlock(lo, hi, buf, ld) (from the local halo when inside it, else Get)
+//	NGA_Update_ghosts_nb          a.NbUpdateGhosts (not collective, as GA's: sync before, Wait before reading)
 //
 // # Performance
 //

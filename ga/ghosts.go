@@ -163,19 +163,39 @@ func (a *Array[T]) NbGetGhostDir(dir []int) (*Handle, error) {
 	if len(dir) != len(a.dims) || !moved {
 		return nil, errorf(op, a.name, "direction %v; want -1, 0 or 1 for each of %d dimensions, not all 0", dir, len(a.dims))
 	}
+	return a.nbGhosts(func(d []int) bool { return slices.Equal(d, dir) })
+}
+
+// NbUpdateGhosts starts filling every ghost cell of this process, as
+// UpdateGhosts does, and returns at once (NGA_Update_ghosts_nb). Like
+// NbGetGhostDir it is not collective: sync before, wait before reading.
+func (a *Array[T]) NbUpdateGhosts() (*Handle, error) {
+	if err := a.valid("NbUpdateGhosts"); err != nil {
+		return nil, err
+	}
+	return a.nbGhosts(func([]int) bool { return true })
+}
+
+// nbGhosts starts the Gets of the pieces of this process's halo in the
+// directions that want picks.
+func (a *Array[T]) nbGhosts(want func(dir []int) bool) (*Handle, error) {
 	local, err := a.localData()
 	if err != nil {
 		return nil, err
 	}
 	h := &Handle{}
-	err = a.eachGhost(func(d []int) bool { return slices.Equal(d, dir) }, func(p layout.GhostPiece, at int, ld []int) error {
+	err = a.eachGhost(want, func(p layout.GhostPiece, at int, ld []int) error {
 		x, err := a.NbGet(p.Lo, p.Hi, local[at:], ld)
 		if err == nil {
 			h.hs = append(h.hs, x.hs...)
 		}
 		return err
 	})
-	return h, err
+	if err != nil {
+		h.Wait() // complete what was issued before the failure
+		return nil, err
+	}
+	return h, nil
 }
 
 // AccessGhosts returns this process's block with its halo in place

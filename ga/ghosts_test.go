@@ -124,7 +124,8 @@ func all([]int) bool { return true }
 
 // testGhostManual is M 6.1.1's example (T8, with erratum 15: 2 rows × 4
 // columns, P0 owning columns 1-2 and P1 columns 3-4, width 1), then the same
-// result by the four calls by direction (T9) and by NbGetGhostDir.
+// result by the four calls by direction (T9), by NbGetGhostDir and by
+// NbUpdateGhosts.
 func testGhostManual(t *testing.T) {
 	starts := [][]int{{0}, {0, 2}}
 	if ga.Nnodes() == 1 {
@@ -197,6 +198,12 @@ func testGhostManual(t *testing.T) {
 	}
 	must(t, ga.Sync())
 	checkHalo(t, "NbGetGhostDir", a, ref, all, -1)
+	setHalo(t, a, -1)
+	h, err := a.NbUpdateGhosts()
+	must(t, err)
+	must(t, h.Wait())
+	must(t, ga.Sync())
+	checkHalo(t, "NbUpdateGhosts", a, ref, all, -1)
 }
 
 // ghostCase is a shape with ghost widths, made regular or irregular.
