@@ -16,7 +16,11 @@ import (
 // storage into the process's own with one armci Get, strided where it must
 // be; over shared memory that is one memory copy per piece. As in GA, the
 // update always wraps around: the halo past an end of the array holds the
-// other end's elements.
+// other end's elements; an application that wants fixed boundaries ignores
+// (or overwrites) the outer halo. Arrays whose ghost widths differ have
+// different storage, so CompareDistr reports them distributed differently
+// and operations between them fetch their operands instead of pairing
+// storage in place.
 
 // Ghosts sets the width of the halo of ghost cells along each dimension
 // (GA_Set_ghosts). Every width must be at most the extent of every block

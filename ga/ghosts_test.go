@@ -25,6 +25,7 @@ func TestGhosts(t *testing.T) {
 		t.Run("Widths", testGhostWidths)
 		t.Run("Directions", testGhostDirections)
 		t.Run("Invisible", testGhostInvisible)
+		t.Run("Solvers", testGhostSolvers)
 		t.Run("Misuse", testGhostMisuse)
 	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
@@ -374,6 +375,51 @@ func testGhostInvisible(t *testing.T) {
 	checkHalo(t, "halo after the operations", a, ref, func([]int) bool { return false }, -3)
 	checkLocal(t, a, ref)
 	must(t, ga.Sync())
+}
+
+// testGhostSolvers checks that the linear algebra reads and writes arrays
+// with ghost cells: a product against a model, and LU solves with a
+// residual within ScaLAPACK's bound, A left as it was.
+func testGhostSolvers(t *testing.T) {
+	const n, nrhs = 7, 2
+	a, err := ga.CreateGhosts[float64]("A", []int{n, n}, []int{1, 1}, nil)
+	must(t, err)
+	defer destroy(t, a)
+	b, err := ga.CreateGhosts[float64]("B", []int{n, nrhs}, []int{1, 1}, nil)
+	must(t, err)
+	defer destroy(t, b)
+	c, err := ga.CreateGhosts[float64]("C", []int{n, n}, []int{1, 1}, nil)
+	must(t, err)
+	defer destroy(t, c)
+	av := pattern([]int{n, n}, func(i int) float64 {
+		if i%(n+1) == 0 { // the diagonal, dominant
+			return 2 * n
+		}
+		return float64(i%5 - 2)
+	})
+	bv := pattern([]int{n, nrhs}, func(i int) float64 { return float64(i%3 + 1) })
+	putAll(t, a, av)
+	setHalo(t, c, -3)
+	must(t, ga.Gemm('N', 'N', n, n, n, 1, a, a, 0, c))
+	want := make([]float64, n*n)
+	for i := range n {
+		for j := range n {
+			for k := range n {
+				want[i*n+j] += av[i*n+k] * av[k*n+j]
+			}
+		}
+	}
+	sameElems(t, "Gemm A·A", getAll(t, c), want)
+	checkHalo(t, "C's halo after Gemm", c, want, func([]int) bool { return false }, -3)
+	for _, trans := range []byte{'N', 'T'} {
+		putAll(t, b, bv)
+		must(t, ga.LuSolve(trans, a, b))
+		if res := residual(trans == 'T', av, getAll(t, b), bv, n, nrhs); !(res < 16) {
+			t.Errorf("LuSolve %c on arrays with ghosts: scaled residual %g", trans, res)
+		}
+		sameElems(t, "A after LuSolve", getAll(t, a), av)
+		must(t, ga.Sync())
+	}
 }
 
 // testGhostMisuse checks that bad widths and calls fail on every process,
