@@ -410,6 +410,7 @@
 //	NGA_Release_ghost_element, NGA_Release_update_ghost_element a.ReleaseGhostElement, a.ReleaseUpdateGhostElement
 //	NGA_Get_ghost_block           a.GetGhostBlock(lo, hi, buf, ld) (from the local halo when inside it, else Get)
 //	NGA_Update_ghosts_nb          a.NbUpdateGhosts (not collective, as GA's: sync before, Wait before reading)
+//	(none: GA always wraps around) a.SetPeriodic(periodic...) (dimensions whose outer ghost cells updates leave alone)
 //
 // # Performance
 //

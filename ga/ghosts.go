@@ -17,10 +17,11 @@ import (
 // be; over shared memory that is one memory copy per piece. As in GA, the
 // update always wraps around: the halo past an end of the array holds the
 // other end's elements; an application that wants fixed boundaries ignores
-// (or overwrites) the outer halo. Arrays whose ghost widths differ have
-// different storage, so CompareDistr reports them distributed differently
-// and operations between them fetch their operands instead of pairing
-// storage in place.
+// (or overwrites) the outer halo, or makes dimensions not periodic with
+// SetPeriodic (goga's own call). Arrays whose ghost widths or periodicity
+// differ have different layouts, so CompareDistr reports them distributed
+// differently and operations between them fetch their operands instead of
+// pairing storage in place.
 
 // Ghosts sets the width of the halo of ghost cells along each dimension
 // (GA_Set_ghosts). Every width must be at most the extent of every block
@@ -72,9 +73,38 @@ func (a *Array[T]) GhostWidths() []int {
 	return make([]int, len(a.dims))
 }
 
+// SetPeriodic sets which dimensions of an array with ghost cells are
+// periodic, one flag per dimension; at creation all are, as
+// GA_Update_ghosts always wraps around. The ghost cells past the ends of a
+// dimension that is not are left as they were by UpdateGhosts,
+// UpdateGhostDir, NbGetGhostDir and NbUpdateGhosts. GA has no such call.
+// It is collective.
+func (a *Array[T]) SetPeriodic(periodic ...bool) error {
+	const op = "SetPeriodic"
+	fixed := make([]bool, len(periodic))
+	flags := make([]int, len(periodic))
+	for d, p := range periodic {
+		fixed[d] = !p
+		if p {
+			flags[d] = 1
+		}
+	}
+	var m layout.Map
+	check := a.valid(op)
+	if check == nil {
+		if m, check = layout.WithFixed(a.m, fixed); check != nil {
+			check = errorf(op, a.name, "periodic %v: %v", periodic, check)
+		}
+	}
+	return a.collective(op, newArgs(op).ints("periodic", flags...), check, func([]T) error {
+		a.m = m
+		return nil
+	})
+}
+
 // UpdateGhosts fills every ghost cell of every process, corners included,
 // from the neighbours that own its element, wrapping around the ends of the
-// array (GA_Update_ghosts). It is collective; on an array without ghost
+// array's periodic dimensions (GA_Update_ghosts; see SetPeriodic). It is collective; on an array without ghost
 // cells it only synchronizes.
 func (a *Array[T]) UpdateGhosts() error {
 	return a.updateGhosts("UpdateGhosts", nil, nil, func([]int) bool { return true })

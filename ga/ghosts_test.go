@@ -24,6 +24,7 @@ func TestGhosts(t *testing.T) {
 		})
 		t.Run("Widths", testGhostWidths)
 		t.Run("Directions", testGhostDirections)
+		t.Run("Periodic", testGhostPeriodic)
 		t.Run("Invisible", testGhostInvisible)
 		t.Run("Solvers", testGhostSolvers)
 		t.Run("Misuse", testGhostMisuse)
@@ -339,6 +340,50 @@ func testGhostDirections(t *testing.T) {
 	must(t, ga.Sync())
 }
 
+// testGhostPeriodic checks that the halo past the ends of a dimension that
+// is not periodic is left as it was, by every kind of update, and the rest
+// filled.
+func testGhostPeriodic(t *testing.T) {
+	dims := []int{6, 5}
+	a, err := ga.CreateGhostsIrreg[float32]("walls", dims, []int{1, 2}, [][]int{cuts(6, ga.Nnodes()), {0}})
+	must(t, err)
+	defer destroy(t, a)
+	ref := pattern(dims, func(i int) float32 { return float32(i) })
+	putAll(t, a, ref)
+	blo, bhi, _ := a.Distribution(ga.Nodeid())
+	for _, periodic := range [][]bool{{false, true}, {true, false}, {false, false}, {true, true}} {
+		must(t, a.SetPeriodic(periodic...))
+		filled := func(dir []int) bool {
+			for d, s := range dir {
+				if !periodic[d] && (s < 0 && blo[d] == 0 || s > 0 && bhi[d] == dims[d]-1) {
+					return false
+				}
+			}
+			return true
+		}
+		what := fmt.Sprint("periodic ", periodic)
+		setHalo(t, a, -1)
+		must(t, a.UpdateGhosts())
+		checkHalo(t, what, a, ref, filled, -1)
+		setHalo(t, a, -1)
+		h, err := a.NbUpdateGhosts()
+		must(t, err)
+		must(t, h.Wait())
+		must(t, ga.Sync())
+		checkHalo(t, what+", NbUpdateGhosts", a, ref, filled, -1)
+		setHalo(t, a, -1)
+		must(t, a.UpdateGhostDir(1, 1, true))
+		checkHalo(t, what+", UpdateGhostDir(1, 1, corners)", a, ref, func(dir []int) bool { return dir[1] == 1 && filled(dir) }, -1)
+	}
+	d, err := a.Duplicate("walls2")
+	must(t, err)
+	defer destroy(t, d)
+	must(t, a.SetPeriodic(false, true))
+	if ga.CompareDistr(a, d) {
+		t.Error("CompareDistr of arrays that differ in periodicity is true")
+	}
+}
+
 // testGhostInvisible checks that patches, collectives and element-wise
 // operations see an array's own elements only and leave its halo alone.
 func testGhostInvisible(t *testing.T) {
@@ -453,6 +498,8 @@ func testGhostMisuse(t *testing.T) {
 	bc, err := ga.New[float64](8, 6).Name("cyc").BlockCyclic(2, 2).Allocate()
 	must(t, err)
 	defer destroy(t, bc)
+	wantErr(t, "SetPeriodic with no ghost cells", bc.SetPeriodic(true, false), "SetPeriodic", "cyc", nil)
+	wantErr(t, "SetPeriodic with one flag", a.SetPeriodic(true), "SetPeriodic", "ok", nil)
 	_, _, _, _, err = bc.AccessGhosts()
 	wantErr(t, "AccessGhosts on a block-cyclic array", err, "AccessGhosts", "cyc", nil)
 	must(t, bc.UpdateGhosts()) // no ghost cells: only a sync

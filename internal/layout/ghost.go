@@ -13,6 +13,10 @@ import (
 type Ghosts struct {
 	OnePerRank
 	Width []int
+	// Fixed marks the dimensions that are not periodic: their outer
+	// ghost cells, past an end of the array, are not filled (nil: every
+	// dimension is periodic, as in GA).
+	Fixed []bool
 }
 
 func (g Ghosts) Place(m *Map, c, at, ext []int) (rank, off int) {
@@ -77,6 +81,24 @@ func (m Map) GhostWidths() []int {
 	return nil
 }
 
+// WithFixed returns m, which has ghost cells, with the dimensions where
+// fixed is true not periodic: Ghost gives no piece past their ends.
+func WithFixed(m Map, fixed []bool) (Map, error) {
+	g, ok := m.deal.(Ghosts)
+	if !ok {
+		return Map{}, fmt.Errorf("the map has no ghost cells")
+	}
+	if len(fixed) != len(m.Dims) {
+		return Map{}, fmt.Errorf("%d flags %v for %d dimensions", len(fixed), fixed, len(m.Dims))
+	}
+	g.Fixed = nil
+	if slices.Contains(fixed, true) {
+		g.Fixed = slices.Clone(fixed)
+	}
+	m.deal = g
+	return m, nil
+}
+
 // GhostPiece is the part of a block's halo that lies in one direction from
 // the block, and where its values come from: At is its first element in the
 // block's storage coordinates (the halo's first element is at 0 along every
@@ -87,13 +109,16 @@ type GhostPiece struct{ At, Lo, Hi []int }
 // Ghost returns the piece of block i's halo in direction dir (-1, 0 or +1
 // along each dimension: below the block, beside it, above it), with periodic
 // wrap-around: a piece past an end of the array holds the other end's
-// elements. It returns false if the piece is empty (a zero width along a
-// dimension where dir is not 0) or dir is all 0 (the block itself).
+// elements, unless the dimension is fixed (see WithFixed). It returns false
+// if the piece is empty (a zero width along a dimension where dir is not 0),
+// lies past the end of a fixed dimension, or dir is all 0 (the block
+// itself).
 func (m Map) Ghost(i int, dir []int) (GhostPiece, bool) {
-	w := m.GhostWidths()
-	if w == nil {
+	g, ok := m.deal.(Ghosts)
+	if !ok {
 		return GhostPiece{}, false
 	}
+	w := g.Width
 	c := m.BlockCoords(i)
 	p := GhostPiece{At: make([]int, len(dir)), Lo: make([]int, len(dir)), Hi: make([]int, len(dir))}
 	moved := false
@@ -101,7 +126,8 @@ func (m Map) Ghost(i int, dir []int) (GhostPiece, bool) {
 		lo, hi := m.BlockRange(d, c[d])
 		n := m.Dims[d]
 		switch {
-		case s != 0 && w[d] == 0:
+		case s != 0 && w[d] == 0,
+			g.Fixed != nil && g.Fixed[d] && (s < 0 && lo == 0 || s > 0 && hi == n-1):
 			return GhostPiece{}, false
 		case s < 0:
 			// The block below ends at lo-1 and, its extent being at least

@@ -46,7 +46,8 @@ func fillHalo(t *testing.T, m Map, i int) ([]int, []int) {
 
 // TestGhostPieces checks that the pieces of every block's halo cover it once,
 // each cell with the element at its position wrapped around the array, and
-// leave the block's own cells alone.
+// leave the block's own cells alone; with a fixed dimension, the cells
+// past its ends are left too.
 func TestGhostPieces(t *testing.T) {
 	for _, tc := range []struct {
 		dims, width []int
@@ -58,30 +59,43 @@ func TestGhostPieces(t *testing.T) {
 		{[]int{5, 6, 4}, []int{1, 3, 2}, [][]int{{0, 2}, {0, 3}, {0}}},
 		{[]int{3, 3}, []int{3, 1}, [][]int{{0}, {0, 1, 2}}},
 	} {
-		m, err := WithGhosts(Map{Dims: tc.dims, Starts: tc.starts}, tc.width)
+		periodic, err := WithGhosts(Map{Dims: tc.dims, Starts: tc.starts}, tc.width)
 		if err != nil {
 			t.Fatal(err)
 		}
 		nd := len(tc.dims)
-		for i := range m.Blocks() {
-			cells, ext := fillHalo(t, m, i)
-			lo, hi := m.Patch(i)
-			for at, got := range cells {
-				s := Unravel(ext, at)
-				inside, want := true, 0
-				for d := range nd {
-					g := lo[d] - tc.width[d] + s[d]
-					inside = inside && g >= lo[d] && g <= hi[d]
-					want = want*tc.dims[d] + (g+tc.dims[d])%tc.dims[d]
-				}
-				if inside {
-					want = -1
-				}
-				if got != want {
-					t.Fatalf("%v width %v block %d: storage cell %v holds %d, want %d", tc.dims, tc.width, i, s, got, want)
+		// Every dimension periodic, then the first one fixed.
+		fixed := make([]bool, nd)
+		fixed[0] = true
+		firstFixed, err := WithFixed(periodic, fixed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []Map{periodic, firstFixed} {
+			for i := range m.Blocks() {
+				cells, ext := fillHalo(t, m, i)
+				lo, hi := m.Patch(i)
+				for at, got := range cells {
+					s := Unravel(ext, at)
+					inside, past, want := true, false, 0
+					for d := range nd {
+						g := lo[d] - tc.width[d] + s[d]
+						inside = inside && g >= lo[d] && g <= hi[d]
+						past = past || m.deal.(Ghosts).Fixed != nil && fixed[d] && (g < 0 || g >= tc.dims[d])
+						want = want*tc.dims[d] + (g+tc.dims[d])%tc.dims[d]
+					}
+					if inside || past {
+						want = -1
+					}
+					if got != want {
+						t.Fatalf("%v width %v fixed %v block %d: storage cell %v holds %d, want %d", tc.dims, tc.width, m.deal.(Ghosts).Fixed, i, s, got, want)
+					}
 				}
 			}
 		}
+	}
+	if _, err := WithFixed(Map{Dims: []int{4}, Starts: [][]int{{0}}}, []bool{true}); err == nil {
+		t.Error("WithFixed on a map without ghost cells: no error")
 	}
 }
 
