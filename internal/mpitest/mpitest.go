@@ -41,6 +41,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -130,7 +131,7 @@ func Main(m *testing.M) int {
 	}
 	code := m.Run()
 	if code != 0 {
-		mpi.Abort(code)
+		abortJob(code)
 	}
 	if err := mpi.Finalize(); err != nil {
 		fmt.Fprintln(os.Stderr, "mpitest: MPI finalize failed:", err)
@@ -196,7 +197,20 @@ func abort(t *testing.T, w *mpi.Comm) {
 	fmt.Fprintf(os.Stderr, "mpitest: rank %d of %d failed %s; aborting the job\n", w.Rank(), w.Size(), t.Name())
 	os.Stdout.Sync()
 	time.Sleep(100 * time.Millisecond) // let mpirun forward this rank's output first
-	mpi.Abort(1)
+	abortJob(1)
+}
+
+// aborting makes abortJob call MPI_Abort once per process.
+var aborting sync.Once
+
+// abortJob ends the job. Several goroutines of a rank may decide to at
+// once (the watcher in runChild, the body's end, Fatalf), and MPI does not
+// promise to survive two threads in MPI_Abort together (a launcher job
+// that failed that way hung once under load), so only the first calls it
+// and the others wait for the end it brings.
+func abortJob(code int) {
+	aborting.Do(func() { mpi.Abort(code) })
+	select {}
 }
 
 func defaultRanks() []int {
@@ -360,7 +374,7 @@ func Fatalf(t testing.TB, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	t.Error(msg)
 	fmt.Fprintf(os.Stderr, "rank %d: %s: FATAL: %s\n", mpi.World().Rank(), t.Name(), msg)
-	mpi.Abort(1)
+	abortJob(1)
 }
 
 // Cleanup calls the collective clean-up f (a Destroy, Free, Exit or
