@@ -54,6 +54,8 @@ type Builder[T Elem] struct {
 	block  []int // the block size
 	grid   []int // the process grid, or nil for a round-robin deal
 	ghosts []int // ghost widths, or nil
+	// restricted lists the processes the array lives on, or is nil.
+	restricted []int
 }
 
 // New starts building an array of T with the given dimensions
@@ -92,8 +94,8 @@ func (b *Builder[T]) allocate(op string) (*Array[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := b.ghostLayout(op, g.size())
-	return allocate[T](g, op, b.name, m, err, b.args(op).ints("ghosts", b.ghosts...))
+	m, err := b.restrictedLayout(op, g.size())
+	return allocate[T](g, op, b.name, m, err, b.args(op).ints("ghosts", b.ghosts...).ints("restricted", b.restricted...))
 }
 
 // args are the properties every process must give an array alike.

@@ -411,6 +411,8 @@
 //	NGA_Get_ghost_block           a.GetGhostBlock(lo, hi, buf, ld) (from the local halo when inside it, else Get)
 //	NGA_Update_ghosts_nb          a.NbUpdateGhosts (not collective, as GA's: sync before, Wait before reading)
 //	(none: GA always wraps around) a.SetPeriodic(periodic...) (dimensions whose outer ghost cells updates leave alone)
+//	GA_Set_restricted             (*Builder).SetRestricted(list...)
+//	GA_Set_restricted_range       (*Builder).SetRestrictedRange(lo, hi)
 //
 // # Performance
 //

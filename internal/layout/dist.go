@@ -98,7 +98,7 @@ func (m Map) Deal() Deal {
 // BlockCyclic reports whether ranks may own more than one block.
 func (m Map) BlockCyclic() bool {
 	switch m.Deal().(type) {
-	case OnePerRank, Ghosts:
+	case OnePerRank, Ghosts, Restricted:
 		return false
 	}
 	return true
@@ -154,10 +154,14 @@ func (m Map) BlockRange(d, i int) (lo, hi int) {
 // Block returns the patch rank owns on a map that is not block-cyclic; ok is
 // false if it owns nothing or the map is block-cyclic.
 func (m Map) Block(rank int) (lo, hi []int, ok bool) {
-	if m.BlockCyclic() || rank < 0 || rank >= m.Blocks() {
+	if m.BlockCyclic() {
 		return nil, nil, false
 	}
-	lo, hi = m.Patch(rank)
+	b := m.LocalBlocks(rank)
+	if len(b) != 1 {
+		return nil, nil, false
+	}
+	lo, hi = m.Patch(b[0])
 	return lo, hi, true
 }
 

@@ -1,0 +1,86 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Restricted deals block i to Ranks[i], which stores it packed
+// (GA_Set_restricted): the array lives on the listed ranks only, in that
+// order, and every other rank owns nothing. The blocks are those of a map
+// made for len(Ranks) processes.
+type Restricted struct{ Ranks []int }
+
+// WithRestricted deals m's blocks to ranks, one each; m must deal one block
+// per rank, with no more blocks than ranks, and ranks must be distinct and
+// in [0, nproc).
+func WithRestricted(m Map, ranks []int, nproc int) (Map, error) {
+	if m.deal != nil {
+		return Map{}, fmt.Errorf("a restricted array needs one block per process; the map is dealt %T", m.deal)
+	}
+	if len(ranks) == 0 {
+		return Map{}, fmt.Errorf("the list of processes is empty")
+	}
+	seen := make(map[int]bool, len(ranks))
+	for _, r := range ranks {
+		if r < 0 || r >= nproc {
+			return Map{}, fmt.Errorf("process %d in the list %v is out of range [0, %d)", r, ranks, nproc)
+		}
+		if seen[r] {
+			return Map{}, fmt.Errorf("process %d appears twice in the list %v", r, ranks)
+		}
+		seen[r] = true
+	}
+	if m.Blocks() > len(ranks) {
+		return Map{}, fmt.Errorf("%d blocks for the %d listed processes", m.Blocks(), len(ranks))
+	}
+	m.deal = Restricted{Ranks: slices.Clone(ranks)}
+	return m, nil
+}
+
+// slot returns the block rank owns, or -1.
+func (r Restricted) slot(m *Map, rank int) int {
+	if i := slices.Index(r.Ranks, rank); i < m.Blocks() {
+		return i
+	}
+	return -1
+}
+
+func (r Restricted) Owner(_ *Map, i int) int { return r.Ranks[i] }
+
+func (r Restricted) Place(m *Map, c, at, ext []int) (rank, off int) {
+	i, off := inBlock(m, c, at, ext)
+	return r.Ranks[i], off
+}
+
+func (r Restricted) LocalBlocks(m *Map, rank int) []int {
+	if i := r.slot(m, rank); i >= 0 {
+		return []int{i}
+	}
+	return nil
+}
+
+func (r Restricted) LocalSize(m *Map, rank int) int {
+	i := r.slot(m, rank)
+	if i < 0 {
+		return 0
+	}
+	lo, hi := m.Patch(i)
+	return Volume(lo, hi)
+}
+
+func (r Restricted) Coords(m *Map, rank int) ([]int, bool) {
+	i := r.slot(m, rank)
+	if i < 0 {
+		return nil, false
+	}
+	return m.BlockCoords(i), true
+}
+
+// Restriction returns the ranks m is restricted to, or nil.
+func (m Map) Restriction() []int {
+	if r, ok := m.deal.(Restricted); ok {
+		return r.Ranks
+	}
+	return nil
+}
