@@ -53,6 +53,7 @@ type Builder[T Elem] struct {
 	cyclic bool  // block-cyclic, with:
 	block  []int // the block size
 	grid   []int // the process grid, or nil for a round-robin deal
+	tiled  bool  // blocks over grid stored one after another (GA 5's tiled)
 	ghosts []int // ghost widths, or nil
 	// restricted lists the processes the array lives on, or is nil.
 	restricted []int
@@ -106,7 +107,7 @@ func (b *Builder[T]) args(op string) *args {
 		l.ints("starts"+strconv.Itoa(d), s...)
 	}
 	if b.cyclic {
-		l.ints("block", b.block...).ints("grid", b.grid...)
+		l.ints("block", b.block...).ints("grid", b.grid...).str("tiled", strconv.FormatBool(b.tiled))
 	}
 	return l
 }

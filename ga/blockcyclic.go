@@ -21,7 +21,7 @@ import (
 // BlockCyclic deals blocks of the given size round-robin over the processes
 // (GA_Set_block_cyclic).
 func (b *Builder[T]) BlockCyclic(block ...int) *Builder[T] {
-	b.cyclic = true
+	b.cyclic, b.tiled = true, false
 	b.block = append([]int(nil), block...)
 	b.grid = nil
 	return b
@@ -31,7 +31,7 @@ func (b *Builder[T]) BlockCyclic(block ...int) *Builder[T] {
 // grid whose extents multiply to Nnodes() (GA_Set_block_cyclic_proc_grid).
 // Process ranks run row-major over the grid.
 func (b *Builder[T]) BlockCyclicGrid(block, grid []int) *Builder[T] {
-	b.cyclic = true
+	b.cyclic, b.tiled = true, false
 	b.block = append([]int(nil), block...)
 	b.grid = append([]int{}, grid...)
 	return b
@@ -39,6 +39,9 @@ func (b *Builder[T]) BlockCyclicGrid(block, grid []int) *Builder[T] {
 
 // cyclicLayout makes the map of a block-cyclic builder.
 func (b *Builder[T]) cyclicLayout(op string, nproc int) (layout.Map, error) {
+	if b.tiled {
+		return b.tiledLayout(op, nproc)
+	}
 	if b.starts != nil || b.chunk != nil {
 		return layout.Map{}, errorf(op, b.name, "a block-cyclic distribution cannot also have a chunk or an irregular distribution")
 	}

@@ -413,6 +413,8 @@
 //	(none: GA always wraps around) a.SetPeriodic(periodic...) (dimensions whose outer ghost cells updates leave alone)
 //	GA_Set_restricted             (*Builder).SetRestricted(list...)
 //	GA_Set_restricted_range       (*Builder).SetRestrictedRange(lo, hi)
+//	GA_Set_tiled_proc_grid        (*Builder).SetTiledProcGrid(block, grid)
+//	GA_Set_tiled_irreg_proc_grid  (*Builder).SetTiledIrregProcGrid(starts, grid)
 //
 // # Performance
 //

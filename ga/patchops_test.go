@@ -54,6 +54,13 @@ func newLayout[T ga.Elem](t *testing.T, kind string, dims []int, rng *rand.Rand)
 		}
 		grid[0] = np
 		b.BlockCyclicGrid(block, grid)
+	case "tiled": // blocks over a process grid, stored one after another
+		block, grid := make([]int, len(dims)), make([]int, len(dims))
+		for d := range block {
+			block[d], grid[d] = 2, 1
+		}
+		grid[len(dims)-1] = np
+		b.SetTiledProcGrid(block, grid)
 	default:
 		mpitest.Fatalf(t, "unknown layout %q", kind)
 	}

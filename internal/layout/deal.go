@@ -98,9 +98,12 @@ func (r *RoundRobin) LocalBlocks(m *Map, rank int) []int {
 	return out
 }
 
-func (r *RoundRobin) LocalSize(m *Map, rank int) int {
+func (r *RoundRobin) LocalSize(m *Map, rank int) int { return blocksVolume(m, r.LocalBlocks(m, rank)) }
+
+// blocksVolume is the number of elements in the blocks, each stored packed.
+func blocksVolume(m *Map, blocks []int) int {
 	n := 0
-	for _, i := range r.LocalBlocks(m, rank) {
+	for _, i := range blocks {
 		lo, hi := m.Patch(i)
 		n += Volume(lo, hi)
 	}
