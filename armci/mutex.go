@@ -25,10 +25,14 @@ type Mutexes struct {
 	comm   *mpi.Comm // hand-off messages
 	counts []int     // mutexes hosted by each rank
 
-	// epochs[h] serializes this process's exclusive epochs on host h: two
+	// epoch serializes this process's exclusive epochs on the window: two
 	// goroutines locking the same target of one window at once is erroneous
-	// in MPI (MPI_ERR_RMA_SYNC in Open MPI).
-	epochs []sync.Mutex
+	// in MPI (MPI_ERR_RMA_SYNC in Open MPI), and Open MPI's osc ucx keeps
+	// its epoch state per window, unguarded between threads, so that two
+	// goroutines locking different targets at once failed too (Lock or Put
+	// refused with MPI_ERR_RMA_SYNC, in some 1 run of 10 to 40 of
+	// ga's TestMutexGoroutinesTCP).
+	epoch sync.Mutex
 
 	// local holds, per (mutex, host), this process's queue for it; the map
 	// and the fields of its entries other than turn are guarded by the
@@ -88,7 +92,7 @@ func (rt *Runtime) CreateMutexes(n int) error {
 	}
 	rt.mu.Lock()
 	rt.mutexes = &Mutexes{win: win, comm: comm, counts: counts,
-		epochs: make([]sync.Mutex, rt.size), local: map[[2]int]*localMutex{}}
+		local: map[[2]int]*localMutex{}}
 	rt.mu.Unlock()
 	// The mutexes live in an RMA window on every path. Where the runtime's
 	// segments are RMA too (off one node, over a network component, or with
@@ -165,8 +169,8 @@ func (rt *Runtime) mutexesFor(op string, mutex, rank int) (*Mutexes, error) {
 func (rt *Runtime) exchange(m *Mutexes, mutex, host int, v byte) ([]byte, error) {
 	base := mutex * rt.size
 	all := make([]byte, rt.size)
-	m.epochs[host].Lock()
-	defer m.epochs[host].Unlock()
+	m.epoch.Lock()
+	defer m.epoch.Unlock()
 	if err := m.win.Lock(mpi.LockExclusive, host, 0); err != nil {
 		return nil, err
 	}
