@@ -307,6 +307,7 @@
 //	GA_Set_block_cyclic           (*Builder).BlockCyclic
 //	GA_Set_block_cyclic_proc_grid (*Builder).BlockCyclicGrid
 //	GA_Total_blocks               a.TotalBlocks
+//	NGA_Locate_region (per block) a.BlockOwner(i) (the process that owns block i)
 //	GA_Get_block_info             a.BlockInfo
 //	NGA_Access_block              a.AccessBlock (a.LocalBlocks lists them)
 //	NGA_Access_block_grid         a.AccessBlockGrid
@@ -366,7 +367,7 @@
 //	NGA_Get (into gonum)          GetDense, GetIntoDense, GetCDense, GetIntoCDense
 //	NGA_Put, NGA_Acc (from gonum) PutDense, AccDense, PutCDense, AccCDense
 //	GA_Print                      a.Print (a.Fprint)
-//	GA_Print_distribution         a.PrintDistribution
+//	GA_Print_distribution         a.PrintDistribution (a.FprintDistribution to any io.Writer)
 //	GA_Print_stats                PrintStats (ReadStats)
 //	GA_Transpose                  Transpose(a, b)
 //	GA_Symmetrize                 a.Symmetrize (float and complex, not only double)
@@ -415,6 +416,9 @@
 //	GA_Set_restricted_range       (*Builder).SetRestrictedRange(lo, hi)
 //	GA_Set_tiled_proc_grid        (*Builder).SetTiledProcGrid(block, grid)
 //	GA_Set_tiled_irreg_proc_grid  (*Builder).SetTiledIrregProcGrid(starts, grid)
+//	(Go only)                     ReadMatrixMarket (parse a Matrix Market file; LoadMatrixMarket puts it into an array)
+//	(Go only)                     a.String (fmt's name, type and dims of an array)
+//	(Go only)                     (*Error).Unwrap (errors.Is and errors.As on ga's errors)
 //
 // # Performance
 //
