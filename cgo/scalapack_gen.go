@@ -231,6 +231,60 @@ func Pevd(t Type, jobz, uplo byte, n int, a unsafe.Pointer, desca *[9]int32, w, 
 	panic("cgo: unknown element type")
 }
 
+// Pevr is PxSYEVR (real) or PxHEEVR (complex, with RWORK), workspace queried and allocated in C: the eigenvalues of the symmetric or Hermitian A that rng selects ('A' all, 'V' those in (vl, vu], 'I' the il-th to iu-th, 1-based) into w (n reals of the type's precision), their number into found, and their eigenvectors into Z's first found columns. It returns INFO (-1000 if the workspace could not be allocated).
+func Pevr(t Type, rng, uplo byte, n int, a unsafe.Pointer, desca *[9]int32, vl, vu float64, il, iu int, w, z unsafe.Pointer, descz *[9]int32) (info, found int) {
+	var m C.int
+	switch t {
+	case TypeS:
+		info = int(C.goga_psevr(C.char(rng), C.char(uplo), C.int(n), a, cdesc(desca), C.double(vl), C.double(vu), C.int(il), C.int(iu), &m, w, z, cdesc(descz)))
+		return info, int(m)
+	case TypeD:
+		info = int(C.goga_pdevr(C.char(rng), C.char(uplo), C.int(n), a, cdesc(desca), C.double(vl), C.double(vu), C.int(il), C.int(iu), &m, w, z, cdesc(descz)))
+		return info, int(m)
+	case TypeC:
+		info = int(C.goga_pcevr(C.char(rng), C.char(uplo), C.int(n), a, cdesc(desca), C.double(vl), C.double(vu), C.int(il), C.int(iu), &m, w, z, cdesc(descz)))
+		return info, int(m)
+	case TypeZ:
+		info = int(C.goga_pzevr(C.char(rng), C.char(uplo), C.int(n), a, cdesc(desca), C.double(vl), C.double(vu), C.int(il), C.int(iu), &m, w, z, cdesc(descz)))
+		return info, int(m)
+	}
+	panic("cgo: unknown element type")
+}
+
+// Pgst is PxSYGST (real) or PxHEGST (complex): A, symmetric or Hermitian, becomes inv(L)·A·inv(Lᴴ) (ibtype 1) or Lᴴ·A·L (2, 3) with B's Cholesky factor L (or U, by uplo); scale gets ScaLAPACK's SCALE. It returns INFO.
+func Pgst(t Type, ibtype int, uplo byte, n int, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32, scale *float64) int {
+	switch t {
+	case TypeS:
+		return int(C.goga_psgst(C.int(ibtype), C.char(uplo), C.int(n), a, cdesc(desca), b, cdesc(descb), (*C.double)(unsafe.Pointer(scale))))
+	case TypeD:
+		return int(C.goga_pdgst(C.int(ibtype), C.char(uplo), C.int(n), a, cdesc(desca), b, cdesc(descb), (*C.double)(unsafe.Pointer(scale))))
+	case TypeC:
+		return int(C.goga_pcgst(C.int(ibtype), C.char(uplo), C.int(n), a, cdesc(desca), b, cdesc(descb), (*C.double)(unsafe.Pointer(scale))))
+	case TypeZ:
+		return int(C.goga_pzgst(C.int(ibtype), C.char(uplo), C.int(n), a, cdesc(desca), b, cdesc(descb), (*C.double)(unsafe.Pointer(scale))))
+	}
+	panic("cgo: unknown element type")
+}
+
+// Ptrmm is PxTRMM on whole matrices: B = alpha·op(A)·B (side 'L') or alpha·B·op(A) (side 'R') with A triangular; alpha points at one element of B's type.
+func Ptrmm(t Type, side, uplo, trans, diag byte, m, n int, alpha, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32) {
+	switch t {
+	case TypeS:
+		C.goga_pstrmm(C.char(side), C.char(uplo), C.char(trans), C.char(diag), C.int(m), C.int(n), alpha, a, cdesc(desca), b, cdesc(descb))
+		return
+	case TypeD:
+		C.goga_pdtrmm(C.char(side), C.char(uplo), C.char(trans), C.char(diag), C.int(m), C.int(n), alpha, a, cdesc(desca), b, cdesc(descb))
+		return
+	case TypeC:
+		C.goga_pctrmm(C.char(side), C.char(uplo), C.char(trans), C.char(diag), C.int(m), C.int(n), alpha, a, cdesc(desca), b, cdesc(descb))
+		return
+	case TypeZ:
+		C.goga_pztrmm(C.char(side), C.char(uplo), C.char(trans), C.char(diag), C.int(m), C.int(n), alpha, a, cdesc(desca), b, cdesc(descb))
+		return
+	}
+	panic("cgo: unknown element type")
+}
+
 // Pgvx is PxSYGVX (real) or PxHEGVX (complex, with RWORK) for every eigenpair (RANGE 'A'), workspace queried and allocated in C: w gets the eigenvalues (n reals of the type's precision), found the number found and ifail (n entries) the failures; nprocs is the grid's size, for ICLUSTR and GAP. It returns INFO (-1000 if the workspace could not be allocated).
 func Pgvx(t Type, ibtype int, uplo byte, n int, a unsafe.Pointer, desca *[9]int32, b unsafe.Pointer, descb *[9]int32, w, z unsafe.Pointer, descz *[9]int32, ifail []int32, nprocs int) (info, found int) {
 	var m C.int

@@ -10,6 +10,22 @@
 
 #include <stdlib.h>
 
+void Cblacs_gridinfo(int, int *, int *, int *, int *);
+int numroc_(int *, int *, int *, int *, int *);
+
+// goga_ormtr_slack is the workspace PxORMTR / PxUNMTR needs (side 'L', on
+// the whole n × n Z of A's blocks), which the eigensolvers' workspace
+// queries leave out when n is small beside the block size: their back
+// transformation then fails with an illegal LWORK and the eigenvectors
+// are wrong with INFO 0. It is added to the queried size.
+static inline int goga_ormtr_slack(int n, int *desca) {
+	int nprow, npcol, myrow, mycol, zero = 0, nb = desca[5];
+	Cblacs_gridinfo(desca[1], &nprow, &npcol, &myrow, &mycol);
+	int mp = numroc_(&n, &nb, &myrow, &zero, &nprow), nq = numroc_(&n, &nb, &mycol, &zero, &npcol);
+	int a = nb * (nb - 1) / 2, b = (mp + nq + 2 * nb) * nb;
+	return (a > b ? a : b) + nb * nb;
+}
+
 // ---- Pgesv ----
 void psgesv_(int *, int *, void *, int *, int *, int *, int *, void *, int *, int *, int *, int *);
 void pdgesv_(int *, int *, void *, int *, int *, int *, int *, void *, int *, int *, int *, int *);
@@ -268,7 +284,11 @@ static inline int goga_psgetri(int n, void *a, int *desca, int *ipiv) {
 	liwork = iq + 1;
 	float *work = malloc(sizeof(float) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
-	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
 	psgetri_(&n, a, &one, &one, desca, ipiv, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
@@ -283,7 +303,11 @@ static inline int goga_pdgetri(int n, void *a, int *desca, int *ipiv) {
 	liwork = iq + 1;
 	double *work = malloc(sizeof(double) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
-	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
 	pdgetri_(&n, a, &one, &one, desca, ipiv, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
@@ -298,7 +322,11 @@ static inline int goga_pcgetri(int n, void *a, int *desca, int *ipiv) {
 	liwork = iq + 1;
 	float _Complex *work = malloc(sizeof(float _Complex) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
-	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
 	pcgetri_(&n, a, &one, &one, desca, ipiv, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
@@ -313,7 +341,11 @@ static inline int goga_pzgetri(int n, void *a, int *desca, int *ipiv) {
 	liwork = iq + 1;
 	double _Complex *work = malloc(sizeof(double _Complex) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
-	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
 	pzgetri_(&n, a, &one, &one, desca, ipiv, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
@@ -356,11 +388,15 @@ static inline int goga_psevd(char jobz, char uplo, int n, void *a, int *desca, v
 	float q[1];
 	pssyevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, q, &lwork, &iq, &liwork, &info);
 	if (info != 0) return info;
-	lwork = (int)*(float *)q + 1;
+	lwork = (int)*(float *)q + 1 + goga_ormtr_slack(n, desca);
 	liwork = iq + 1;
 	float *work = malloc(sizeof(float) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
-	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
 	pssyevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
@@ -371,11 +407,15 @@ static inline int goga_pdevd(char jobz, char uplo, int n, void *a, int *desca, v
 	double q[1];
 	pdsyevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, q, &lwork, &iq, &liwork, &info);
 	if (info != 0) return info;
-	lwork = (int)*(double *)q + 1;
+	lwork = (int)*(double *)q + 1 + goga_ormtr_slack(n, desca);
 	liwork = iq + 1;
 	double *work = malloc(sizeof(double) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
-	if (!work || !iwork) { free(work); free(iwork); return -1000; }
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
 	pdsyevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
@@ -388,17 +428,22 @@ static inline int goga_pcevd(char jobz, char uplo, int n, void *a, int *desca, v
 	float rq = 0;
 	pcheevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, q, &lwork, &rq, &lrwork, &iq, &liwork, &info);
 	if (info != 0) return info;
-	lwork = (int)*(float *)q + 1;
+	lwork = (int)*(float *)q + 1 + goga_ormtr_slack(n, desca);
 	liwork = iq + 1;
 	float _Complex *work = malloc(sizeof(float _Complex) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
 	lrwork = (int)rq + 1;
 	float *rwork = malloc(sizeof(float) * lrwork);
-	if (!work || !iwork || !rwork) { free(work); free(iwork); free(rwork); return -1000; }
+	if (!work || !iwork || !rwork) {
+		free(work);
+		free(iwork);
+		free(rwork);
+		return -1000;
+	}
 	pcheevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, rwork, &lrwork, iwork, &liwork, &info);
-	free(rwork);
 	free(work);
 	free(iwork);
+	free(rwork);
 	return info;
 }
 static inline int goga_pzevd(char jobz, char uplo, int n, void *a, int *desca, void *w, void *z, int *descz) {
@@ -408,18 +453,185 @@ static inline int goga_pzevd(char jobz, char uplo, int n, void *a, int *desca, v
 	double rq = 0;
 	pzheevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, q, &lwork, &rq, &lrwork, &iq, &liwork, &info);
 	if (info != 0) return info;
-	lwork = (int)*(double *)q + 1;
+	lwork = (int)*(double *)q + 1 + goga_ormtr_slack(n, desca);
 	liwork = iq + 1;
 	double _Complex *work = malloc(sizeof(double _Complex) * lwork);
 	int *iwork = malloc(sizeof(int) * liwork);
 	lrwork = (int)rq + 1;
 	double *rwork = malloc(sizeof(double) * lrwork);
-	if (!work || !iwork || !rwork) { free(work); free(iwork); free(rwork); return -1000; }
+	if (!work || !iwork || !rwork) {
+		free(work);
+		free(iwork);
+		free(rwork);
+		return -1000;
+	}
 	pzheevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, rwork, &lrwork, iwork, &liwork, &info);
+	free(work);
+	free(iwork);
 	free(rwork);
+	return info;
+}
+
+// ---- Pevr ----
+void pssyevr_(char *, char *, char *, int *, void *, int *, int *, int *, float *, float *, int *, int *, int *, int *, float *, void *, int *, int *, int *, void *, int *, int *, int *, int *);
+void pdsyevr_(char *, char *, char *, int *, void *, int *, int *, int *, double *, double *, int *, int *, int *, int *, double *, void *, int *, int *, int *, void *, int *, int *, int *, int *);
+void pcheevr_(char *, char *, char *, int *, void *, int *, int *, int *, float *, float *, int *, int *, int *, int *, float *, void *, int *, int *, int *, void *, int *, float *, int *, int *, int *, int *);
+void pzheevr_(char *, char *, char *, int *, void *, int *, int *, int *, double *, double *, int *, int *, int *, int *, double *, void *, int *, int *, int *, void *, int *, double *, int *, int *, int *, int *);
+static inline int goga_psevr(char rng, char uplo, int n, void *a, int *desca, double vl, double vu, int il, int iu, int *found, void *w, void *z, int *descz) {
+	int one = 1, info = 0, lwork = -1, liwork = -1, iq = 0;
+	float q[1];
+	int nz = 0;
+	char jobz = 'V';
+	float lo = (float)vl, hi = (float)vu;
+	pssyevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, q, &lwork, &iq, &liwork, &info);
+	if (info != 0) return info;
+	lwork = (int)*(float *)q + 1 + goga_ormtr_slack(n, desca);
+	liwork = iq + 1;
+	float *work = malloc(sizeof(float) * lwork);
+	int *iwork = malloc(sizeof(int) * liwork);
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
+	pssyevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, work, &lwork, iwork, &liwork, &info);
 	free(work);
 	free(iwork);
 	return info;
+}
+static inline int goga_pdevr(char rng, char uplo, int n, void *a, int *desca, double vl, double vu, int il, int iu, int *found, void *w, void *z, int *descz) {
+	int one = 1, info = 0, lwork = -1, liwork = -1, iq = 0;
+	double q[1];
+	int nz = 0;
+	char jobz = 'V';
+	double lo = (double)vl, hi = (double)vu;
+	pdsyevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, q, &lwork, &iq, &liwork, &info);
+	if (info != 0) return info;
+	lwork = (int)*(double *)q + 1 + goga_ormtr_slack(n, desca);
+	liwork = iq + 1;
+	double *work = malloc(sizeof(double) * lwork);
+	int *iwork = malloc(sizeof(int) * liwork);
+	if (!work || !iwork) {
+		free(work);
+		free(iwork);
+		return -1000;
+	}
+	pdsyevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, work, &lwork, iwork, &liwork, &info);
+	free(work);
+	free(iwork);
+	return info;
+}
+static inline int goga_pcevr(char rng, char uplo, int n, void *a, int *desca, double vl, double vu, int il, int iu, int *found, void *w, void *z, int *descz) {
+	int one = 1, info = 0, lwork = -1, liwork = -1, iq = 0;
+	float _Complex q[1];
+	int lrwork = -1;
+	float rq = 0;
+	int nz = 0;
+	char jobz = 'V';
+	float lo = (float)vl, hi = (float)vu;
+	pcheevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, q, &lwork, &rq, &lrwork, &iq, &liwork, &info);
+	if (info != 0) return info;
+	lwork = (int)*(float *)q + 1 + goga_ormtr_slack(n, desca);
+	liwork = iq + 1;
+	float _Complex *work = malloc(sizeof(float _Complex) * lwork);
+	int *iwork = malloc(sizeof(int) * liwork);
+	lrwork = (int)rq + 1;
+	float *rwork = malloc(sizeof(float) * lrwork);
+	if (!work || !iwork || !rwork) {
+		free(work);
+		free(iwork);
+		free(rwork);
+		return -1000;
+	}
+	pcheevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, work, &lwork, rwork, &lrwork, iwork, &liwork, &info);
+	free(work);
+	free(iwork);
+	free(rwork);
+	return info;
+}
+static inline int goga_pzevr(char rng, char uplo, int n, void *a, int *desca, double vl, double vu, int il, int iu, int *found, void *w, void *z, int *descz) {
+	int one = 1, info = 0, lwork = -1, liwork = -1, iq = 0;
+	double _Complex q[1];
+	int lrwork = -1;
+	double rq = 0;
+	int nz = 0;
+	char jobz = 'V';
+	double lo = (double)vl, hi = (double)vu;
+	pzheevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, q, &lwork, &rq, &lrwork, &iq, &liwork, &info);
+	if (info != 0) return info;
+	lwork = (int)*(double *)q + 1 + goga_ormtr_slack(n, desca);
+	liwork = iq + 1;
+	double _Complex *work = malloc(sizeof(double _Complex) * lwork);
+	int *iwork = malloc(sizeof(int) * liwork);
+	lrwork = (int)rq + 1;
+	double *rwork = malloc(sizeof(double) * lrwork);
+	if (!work || !iwork || !rwork) {
+		free(work);
+		free(iwork);
+		free(rwork);
+		return -1000;
+	}
+	pzheevr_(&jobz, &rng, &uplo, &n, a, &one, &one, desca, &lo, &hi, &il, &iu, found, &nz, w, z, &one, &one, descz, work, &lwork, rwork, &lrwork, iwork, &liwork, &info);
+	free(work);
+	free(iwork);
+	free(rwork);
+	return info;
+}
+
+// ---- Pgst ----
+void pssygst_(int *, char *, int *, void *, int *, int *, int *, void *, int *, int *, int *, float *, int *);
+void pdsygst_(int *, char *, int *, void *, int *, int *, int *, void *, int *, int *, int *, double *, int *);
+void pchegst_(int *, char *, int *, void *, int *, int *, int *, void *, int *, int *, int *, float *, int *);
+void pzhegst_(int *, char *, int *, void *, int *, int *, int *, void *, int *, int *, int *, double *, int *);
+static inline int goga_psgst(int ibtype, char uplo, int n, void *a, int *desca, void *b, int *descb, double *scale) {
+	int one = 1, info = 0;
+	float s = 1;
+	pssygst_(&ibtype, &uplo, &n, a, &one, &one, desca, b, &one, &one, descb, &s, &info);
+	*scale = s;
+	return info;
+}
+static inline int goga_pdgst(int ibtype, char uplo, int n, void *a, int *desca, void *b, int *descb, double *scale) {
+	int one = 1, info = 0;
+	double s = 1;
+	pdsygst_(&ibtype, &uplo, &n, a, &one, &one, desca, b, &one, &one, descb, &s, &info);
+	*scale = s;
+	return info;
+}
+static inline int goga_pcgst(int ibtype, char uplo, int n, void *a, int *desca, void *b, int *descb, double *scale) {
+	int one = 1, info = 0;
+	float s = 1;
+	pchegst_(&ibtype, &uplo, &n, a, &one, &one, desca, b, &one, &one, descb, &s, &info);
+	*scale = s;
+	return info;
+}
+static inline int goga_pzgst(int ibtype, char uplo, int n, void *a, int *desca, void *b, int *descb, double *scale) {
+	int one = 1, info = 0;
+	double s = 1;
+	pzhegst_(&ibtype, &uplo, &n, a, &one, &one, desca, b, &one, &one, descb, &s, &info);
+	*scale = s;
+	return info;
+}
+
+// ---- Ptrmm ----
+void pstrmm_(char *, char *, char *, char *, int *, int *, void *, void *, int *, int *, int *, void *, int *, int *, int *);
+void pdtrmm_(char *, char *, char *, char *, int *, int *, void *, void *, int *, int *, int *, void *, int *, int *, int *);
+void pctrmm_(char *, char *, char *, char *, int *, int *, void *, void *, int *, int *, int *, void *, int *, int *, int *);
+void pztrmm_(char *, char *, char *, char *, int *, int *, void *, void *, int *, int *, int *, void *, int *, int *, int *);
+static inline void goga_pstrmm(char side, char uplo, char trans, char diag, int m, int n, void *alpha, void *a, int *desca, void *b, int *descb) {
+	int one = 1;
+	pstrmm_(&side, &uplo, &trans, &diag, &m, &n, alpha, a, &one, &one, desca, b, &one, &one, descb);
+}
+static inline void goga_pdtrmm(char side, char uplo, char trans, char diag, int m, int n, void *alpha, void *a, int *desca, void *b, int *descb) {
+	int one = 1;
+	pdtrmm_(&side, &uplo, &trans, &diag, &m, &n, alpha, a, &one, &one, desca, b, &one, &one, descb);
+}
+static inline void goga_pctrmm(char side, char uplo, char trans, char diag, int m, int n, void *alpha, void *a, int *desca, void *b, int *descb) {
+	int one = 1;
+	pctrmm_(&side, &uplo, &trans, &diag, &m, &n, alpha, a, &one, &one, desca, b, &one, &one, descb);
+}
+static inline void goga_pztrmm(char side, char uplo, char trans, char diag, int m, int n, void *alpha, void *a, int *desca, void *b, int *descb) {
+	int one = 1;
+	pztrmm_(&side, &uplo, &trans, &diag, &m, &n, alpha, a, &one, &one, desca, b, &one, &one, descb);
 }
 
 // ---- Pgvx ----

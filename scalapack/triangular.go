@@ -29,39 +29,59 @@ const (
 // (PxTRSM): B = alpha·op(A)⁻¹·B for side Left, B = alpha·B·op(A)⁻¹ for Right,
 // using A's uplo triangle (with a unit diagonal if diag is Unit).
 func Trsm[T Elem](side Side, uplo Uplo, trans Trans, diag Diag, alpha T, a, b *Matrix[T]) error {
+	if err := checkTriangular("Trsm", side, uplo, trans, diag, a, b); err != nil {
+		return err
+	}
+	cgo.Ptrsm(typeOf[T](), byte(side), byte(uplo), byte(trans), byte(diag), b.Desc.M, b.Desc.N,
+		unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32())
+	return nil
+}
+
+// Trmm multiplies by a triangular matrix in place (PxTRMM): B =
+// alpha·op(A)·B for side Left, B = alpha·B·op(A) for Right, using A's uplo
+// triangle (with a unit diagonal if diag is Unit).
+func Trmm[T Elem](side Side, uplo Uplo, trans Trans, diag Diag, alpha T, a, b *Matrix[T]) error {
+	if err := checkTriangular("Trmm", side, uplo, trans, diag, a, b); err != nil {
+		return err
+	}
+	cgo.Ptrmm(typeOf[T](), byte(side), byte(uplo), byte(trans), byte(diag), b.Desc.M, b.Desc.N,
+		unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32())
+	return nil
+}
+
+// checkTriangular checks the arguments of Trsm and Trmm.
+func checkTriangular[T Elem](op string, side Side, uplo Uplo, trans Trans, diag Diag, a, b *Matrix[T]) error {
 	if a == nil || b == nil {
-		return errf("Trsm", "a", "nil matrix")
+		return errf(op, "a", "nil matrix")
 	}
 	if side != Left && side != Right {
-		return errf("Trsm", "side", "%q; want Left or Right", byte(side))
+		return errf(op, "side", "%q; want Left or Right", byte(side))
 	}
-	if err := checkUplo("Trsm", uplo); err != nil {
+	if err := checkUplo(op, uplo); err != nil {
 		return err
 	}
 	if trans != NoTrans && trans != Transpose && trans != ConjTrans {
-		return errf("Trsm", "trans", "%q; want NoTrans, Transpose or ConjTrans", byte(trans))
+		return errf(op, "trans", "%q; want NoTrans, Transpose or ConjTrans", byte(trans))
 	}
 	if diag != NonUnit && diag != Unit {
-		return errf("Trsm", "diag", "%q; want NonUnit or Unit", byte(diag))
+		return errf(op, "diag", "%q; want NonUnit or Unit", byte(diag))
 	}
 	if a.Desc.Ctxt != b.Desc.Ctxt {
-		return errf("Trsm", "b", "on another grid than a")
+		return errf(op, "b", "on another grid than a")
 	}
 	if a.Desc.M != a.Desc.N {
-		return errf("Trsm", "a", "%d×%d is not square", a.Desc.M, a.Desc.N)
+		return errf(op, "a", "%d×%d is not square", a.Desc.M, a.Desc.N)
 	}
 	k, blk := b.Desc.M, b.Desc.MB
 	if side == Right {
 		k, blk = b.Desc.N, b.Desc.NB
 	}
 	if k != a.Desc.N {
-		return errf("Trsm", "b", "is %d×%d; A is %d×%d", b.Desc.M, b.Desc.N, a.Desc.M, a.Desc.N)
+		return errf(op, "b", "is %d×%d; A is %d×%d", b.Desc.M, b.Desc.N, a.Desc.M, a.Desc.N)
 	}
 	if a.Desc.MB != a.Desc.NB || blk != a.Desc.MB {
-		return errf("Trsm", "b", "A's blocks %d×%d must be square and match B's %d along the shared dimension", a.Desc.MB, a.Desc.NB, blk)
+		return errf(op, "b", "A's blocks %d×%d must be square and match B's %d along the shared dimension", a.Desc.MB, a.Desc.NB, blk)
 	}
-	cgo.Ptrsm(typeOf[T](), byte(side), byte(uplo), byte(trans), byte(diag), b.Desc.M, b.Desc.N,
-		unsafe.Pointer(&alpha), a.ptr(), a.desc32(), b.ptr(), b.desc32())
 	return nil
 }
 
