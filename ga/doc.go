@@ -192,6 +192,18 @@
 // pages), and the BLACS grids are kept, both until Terminate; both, and the
 // block size, belong to the arrays' group.
 //
+// The eigensolvers DiagStd, Diag and DiagReuse (GA_Diag_std, GA_Diag,
+// GA_Diag_reuse, which abort in a GA built without PeIGS) cross the same
+// bridge to package peigs, in parallel, for float32, float64, complex64 and
+// complex128 arrays; DiagStdSeq and DiagSeq solve on the group's first
+// process alone. Every eigenvalue comes back ascending, on every process;
+// the eigenvectors are the rows of V, as GA's C interface returns them
+// (v·a = Λ·v·s, v·s·vᴴ = I), which is ScaLAPACK's Z in V's storage: a V that
+// lies as a BlockCyclicGrid A does receives it in place. A and S are left
+// as they were; one that is not symmetric (Hermitian), by peigs's check, or
+// holds NaN or Inf is refused (ErrNotSymmetric, ErrNotFinite), and an S that
+// is not positive definite is a *scalapack.NotPositiveDefiniteError.
+//
 // # gonum
 //
 // Global arrays meet gonum.org/v1/gonum/mat at the edges (gonum.go): a
@@ -360,6 +372,10 @@
 //	GA_Llt_solve                  LltSolve(a, b)
 //	GA_Solve                      Solve(a, b)
 //	GA_Spd_invert                 SpdInvert(a)
+//	GA_Diag_std                   DiagStd(a, v) (eigenvalues, error; eigenvectors in v's rows; parallel, not an abort)
+//	GA_Diag                       Diag(a, s, v)
+//	GA_Diag_reuse                 DiagReuse(control, a, s, v) (0 factors S and keeps it, > 0 reuses, < 0 frees)
+//	GA_Diag_std_seq, GA_Diag_seq  DiagStdSeq(a, v), DiagSeq(a, s, v) (on the first process)
 //	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
 //	GA_Matmul_patch, NGA_Matmul_patch MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi)
 //	NGA_Access (through gonum)    LocalDense, LocalCDense, LocalVec

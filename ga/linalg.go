@@ -267,7 +267,7 @@ func readSystem(g *group, op string, a, b *Array[float64], n, nrhs int, scanA bo
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if m, err = storageOf(a, workCopy(g, local)); err != nil {
+		if m, err = storageOf(a, workCopy(&g.scratchA, local)); err != nil {
 			return nil, nil, nil, err
 		}
 		refill = func() error { copy(m.Data, local); return nil }

@@ -25,7 +25,7 @@ import (
 // inPlace reports whether a (and b, unless nil) lie as ScaLAPACK can use them
 // directly: 2-D BlockCyclicGrid arrays on one grid, a in square blocks and
 // b's rows blocked as a's.
-func inPlace(a, b *Array[float64]) bool {
+func inPlace[T Elem](a, b *Array[T]) bool {
 	g := a.m.ProcGrid()
 	if g == nil || len(a.dims) != 2 || a.m.BlockSize(0) != a.m.BlockSize(1) {
 		return false
@@ -36,7 +36,7 @@ func inPlace(a, b *Array[float64]) bool {
 // storageOf reads x's storage (data, or x's own when data is nil) as xᵀ, on
 // x's process grid transposed: P1 × P0, column-major, which holds every
 // process.
-func storageOf(x *Array[float64], data []float64) (*scalapack.Matrix[float64], error) {
+func storageOf[T scalapack.Elem](x *Array[T], data []T) (*scalapack.Matrix[T], error) {
 	pg := x.m.ProcGrid()
 	rows, cols := pg[1], pg[0]
 	g, err := x.g.grid(blacs.ColumnMajor, rows, cols)
@@ -49,7 +49,7 @@ func storageOf(x *Array[float64], data []float64) (*scalapack.Matrix[float64], e
 		}
 	}
 	if len(data) == 0 {
-		data = make([]float64, 1) // ScaLAPACK takes an address even with nothing local
+		data = make([]T, 1) // ScaLAPACK takes an address even with nothing local
 	}
 	_, _, myrow, _ := g.Info()
 	m, n := x.dims[1], x.dims[0]
@@ -58,12 +58,12 @@ func storageOf(x *Array[float64], data []float64) (*scalapack.Matrix[float64], e
 	if err != nil {
 		return nil, err
 	}
-	return &scalapack.Matrix[float64]{Grid: g, Desc: d, Data: data}, nil
+	return &scalapack.Matrix[T]{Grid: g, Desc: d, Data: data}, nil
 }
 
-// workCopy copies src into g's scratch for A.
-func workCopy(g *group, src []float64) []float64 {
-	w := scratchOf[float64](&g.scratchA, len(src))
+// workCopy copies src into the scratch s.
+func workCopy[T scalapack.Elem](s *scratch, src []T) []T {
+	w := scratchOf[T](s, len(src))
 	copy(w, src)
 	return w
 }
@@ -102,7 +102,7 @@ func storageOfSystem(g *group, a, b *Array[float64]) (m, y *scalapack.Matrix[flo
 	if local, err = a.localData(); err != nil {
 		return nil, nil, nil, err
 	}
-	if m, err = storageOf(a, workCopy(g, local)); err != nil {
+	if m, err = storageOf(a, workCopy(&g.scratchA, local)); err != nil {
 		return nil, nil, nil, err
 	}
 	y, err = storageOf(b, nil)
@@ -172,7 +172,7 @@ func spdInvertInPlace(g *group, a *Array[float64]) error {
 	if err := agree(g, false, "SpdInvert", a.name, err, nil); err != nil {
 		return err
 	}
-	keep := workCopy(g, sa.Data)
+	keep := workCopy(&g.scratchA, sa.Data)
 	if err := invertTransposed(sa); err != nil {
 		copy(sa.Data, keep)
 		return err
