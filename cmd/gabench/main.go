@@ -274,7 +274,10 @@ func run() error {
 	if err := ghostUpdate(); err != nil {
 		return err
 	}
-	return collectiveMath()
+	if err := collectiveMath(); err != nil {
+		return err
+	}
+	return diagStd()
 }
 
 // directSolve times the same system solved by scalapack.Gesv on matrices
