@@ -202,7 +202,8 @@ func TestDiag(t *testing.T) {
 }
 
 // TestDiagHermitian solves D·(2, -1)·Dᴴ with D = diag(iᵏ), Hermitian with
-// the (2, -1) matrix's spectrum: V·A = Λ·V and V·Vᴴ = I, by rows.
+// the (2, -1) matrix's spectrum: V·A = Λ·V and V·Vᴴ = I, by rows; over
+// shared memory and TCP.
 func TestDiagHermitian(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		must(t, ga.Init())
@@ -245,12 +246,13 @@ func TestDiagHermitian(t *testing.T) {
 				}
 			}
 		}
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 // TestDiagRefused checks that input the solvers refuse is an error on every
 // process with A, S and V unchanged: A not symmetric or holding NaN, S not
-// positive definite, shapes that do not fit, V the same array as A.
+// positive definite, shapes that do not fit, V the same array as A; over
+// shared memory and TCP.
 func TestDiagRefused(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		must(t, ga.Init())
@@ -303,5 +305,5 @@ func TestDiagRefused(t *testing.T) {
 			destroy(t, s)
 			destroy(t, v)
 		}
-	})
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
