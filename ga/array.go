@@ -38,6 +38,8 @@ type Array[T Elem] struct {
 	n     int           // elements this rank stores
 	bytes int           // this rank's allocation
 	dead  bool
+	// mirrored: one copy per node, on the node's group (see mirror.go).
+	mirrored bool
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's
@@ -96,7 +98,12 @@ func (b *Builder[T]) allocate(op string) (*Array[T], error) {
 		return nil, err
 	}
 	m, err := b.restrictedLayout(op, g.size())
-	return allocate[T](g, op, b.name, m, err, b.args(op).ints("ghosts", b.ghosts...).ints("restricted", b.restricted...))
+	mirrored := b.pg.mirror()
+	a, err := allocate[T](g, op, b.name, m, err, b.args(op).ints("ghosts", b.ghosts...).ints("restricted", b.restricted...).str("mirrored", strconv.FormatBool(mirrored)))
+	if a != nil {
+		a.mirrored = mirrored
+	}
+	return a, err
 }
 
 // args are the properties every process must give an array alike.
@@ -226,7 +233,11 @@ func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
 	if check == nil {
 		m = a.m
 	}
-	return allocate[T](g, "Duplicate", name, m, check, array(newArgs("Duplicate"), "a", a))
+	d, err := allocate[T](g, "Duplicate", name, m, check, array(newArgs("Duplicate"), "a", a))
+	if d != nil {
+		d.mirrored = a.mirrored
+	}
+	return d, err
 }
 
 // Destroy frees the array (GA_Destroy). It is collective; pending operations

@@ -110,11 +110,12 @@ func Copy[T Elem](a, b *Array[T]) error {
 			return spread(a, alo, ahi, false, b, blo, bhi)
 		}, b)
 	}
-	return b.collective("Copy", newArgs("Copy").between(), check, func([]T) error {
+	over, other, check := filler("Copy", a, b, check)
+	return over.collective("Copy", newArgs("Copy").between(), check, func([]T) error {
 		blo, bhi := b.whole()
 		alo, ahi := a.whole()
 		return combine("Copy", b, blo, bhi, []side[T]{{a, alo, ahi, false}}, func(dst []T, s [][]T) { copy(dst, s[0]) })
-	}, a)
+	}, other)
 }
 
 // sameCount checks that arrays have one element count, for Add and Dot;

@@ -245,6 +245,18 @@
 // them from those processes. The memory limit and the cluster's nodes stay
 // per process.
 //
+// Mirrored arrays. When GA runs on several nodes, Init makes the group of
+// each node's processes; an array made with PgroupGetMirror's handle lives
+// on this process's node group, one copy per node (mirror.go), so its
+// one-sided operations touch the node's copy and its collectives the node
+// alone, and ranks in its locality calls (Distribution, Locate) are ranks
+// on the node, as in GA. MergeMirrored sums the copies, in one reduction
+// between the processes of one rank on their nodes when the nodes run as
+// many processes, else through a distributed array. Copy and CopyPatch
+// between a mirrored and a distributed array run on the distributed
+// array's group, each process reading or filling its node's copy. On one
+// node the node's group is the world group.
+//
 // Layouts. How an array is cut into blocks, which process owns each and where
 // in its storage each element lives is the array's layout
 // (internal/layout): the blocks, common to every distribution, and a Deal
@@ -414,6 +426,10 @@
 //	NGA_Create_irreg_config       CreateIrregConfig[T](name, dims, starts, p)
 //	NGA_Create_ghosts_config      CreateGhostsConfig[T](name, dims, width, chunk, p)
 //	NGA_Create_ghosts_irreg_config CreateGhostsIrregConfig[T](name, dims, width, starts, p)
+//	GA_Pgroup_get_mirror          PgroupGetMirror (arrays made with it are mirrored: one copy per node)
+//	GA_Merge_mirrored             a.MergeMirrored (collective over every process)
+//	NGA_Merge_distr_patch         MergeDistrPatch(a, alo, ahi, b, blo, bhi) (one shape, as GA requires)
+//	GA_Is_mirrored                a.IsMirrored
 //	NGA_Create_ghosts             CreateGhosts[T](name, dims, width, chunk)
 //	NGA_Create_ghosts_irreg       CreateGhostsIrreg[T](name, dims, width, starts)
 //	GA_Set_ghosts                 (*Builder).Ghosts(width...) (not with BlockCyclic: an error)

@@ -58,10 +58,17 @@ func initComm(op string, c *mpi.Comm, limit int) error {
 	for r := range world {
 		world[r] = r
 	}
-	proc.world = newGroup(rt, world)
-	proc.def = proc.world
-	proc.groups = []*group{proc.world}
-	proc.cluster = cl
+	w := newGroup(rt, world)
+	mirror, err := newMirror(w, cl)
+	if err != nil {
+		rt.Finalize()
+		return err
+	}
+	proc.world, proc.def, proc.mirror, proc.cluster = w, w, mirror, cl
+	proc.groups = []*group{w}
+	if mirror.node != w {
+		proc.groups = append(proc.groups, mirror.node)
+	}
 	proc.limit = limit
 	proc.used = 0
 	return nil
@@ -87,11 +94,16 @@ func Terminate() error {
 	if err := g.end(); err != nil {
 		return err
 	}
+	if peers := proc.mirror.peers; peers != nil {
+		if err := peers.Free(); err != nil {
+			return err
+		}
+	}
 	if err := g.rt.Finalize(); err != nil {
 		return err
 	}
 	proc.mu.Lock()
-	proc.world, proc.def, proc.groups = nil, nil, nil
+	proc.world, proc.def, proc.groups, proc.mirror = nil, nil, nil, nil
 	owns := proc.ownsMPI
 	proc.ownsMPI = false
 	proc.mu.Unlock()

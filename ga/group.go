@@ -20,6 +20,9 @@ type group struct {
 	rt   *armci.Runtime
 	rank int     // this process's rank in the group, fixed for the group's life
 	pg   *Pgroup // the group's handle, which knows its processes
+	// node: the group of one node's processes, made for mirrored arrays
+	// when GA runs on several nodes.
+	node bool
 
 	mu          sync.Mutex // guards what follows, up to the scratch
 	live        bool       // false once GA is terminated
@@ -78,6 +81,7 @@ var proc struct {
 	// order they were made (the same on every process of any two of them,
 	// since each was made collectively). Replaced, never changed in place.
 	groups  []*group
+	mirror  *Pgroup // PgroupGetMirror's handle
 	ownsMPI bool
 	limit   int // bytes of array data allowed per process; < 0: no limit
 	used    int // bytes of array data allocated on this process

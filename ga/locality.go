@@ -166,26 +166,36 @@ type cluster struct {
 	procs [][]int // ranks on each node, ascending
 }
 
+// simulatedNodes, set by tests only, places the processes on nodes instead
+// of asking MPI: rank r of a job of n processes runs on node
+// simulatedNodes(r, n), so that one machine can test what several nodes do.
+var simulatedNodes func(rank, size int) int
+
 // learnCluster finds the nodes; it is collective over c.
 func learnCluster(c *mpi.Comm) (cluster, error) {
-	node, err := c.SplitType(mpi.SplitShared, 0)
-	if err != nil {
+	// key names this process's node: the lowest rank on it.
+	key := []int{0}
+	if simulatedNodes != nil {
+		key[0] = simulatedNodes(c.Rank(), c.Size())
+	} else {
+		node, err := c.SplitType(mpi.SplitShared, 0)
+		if err != nil {
+			return cluster{}, err
+		}
+		err = mpi.Allreduce(node, []int{c.Rank()}, key, mpi.Min)
+		node.Free()
+		if err != nil {
+			return cluster{}, err
+		}
+	}
+	keys := make([]int, c.Size())
+	if err := mpi.Allgather(c, key, keys); err != nil {
 		return cluster{}, err
 	}
-	leader := []int{0}
-	err = mpi.Allreduce(node, []int{c.Rank()}, leader, mpi.Min)
-	node.Free()
-	if err != nil {
-		return cluster{}, err
-	}
-	leaders := make([]int, c.Size())
-	if err := mpi.Allgather(c, leader, leaders); err != nil {
-		return cluster{}, err
-	}
-	distinct := slices.Compact(slices.Sorted(slices.Values(leaders)))
+	distinct := slices.Compact(slices.Sorted(slices.Values(keys)))
 	cl := cluster{me: c.Rank(), node: make([]int, c.Size()), procs: make([][]int, len(distinct))}
-	for r, l := range leaders {
-		id, _ := slices.BinarySearch(distinct, l)
+	for r, k := range keys {
+		id, _ := slices.BinarySearch(distinct, k)
 		cl.node[r] = id
 		cl.procs[id] = append(cl.procs[id], r)
 	}

@@ -403,9 +403,10 @@ func CopyPatch[T Elem](trans byte, a *Array[T], alo, ahi []int, b *Array[T], blo
 	if pushes(a, b) {
 		return a.collective(op, l, check, func([]T) error { return spread(a, alo, ahi, t, b, blo, bhi) }, b)
 	}
-	return b.collective(op, l, check, func([]T) error {
+	over, other, check := filler(op, a, b, check)
+	return over.collective(op, l, check, func([]T) error {
 		return combine(op, b, blo, bhi, []side[T]{src}, func(dst []T, s [][]T) { copy(dst, s[0]) })
-	}, a)
+	}, other)
 }
 
 // AddPatch sets c's patch to alpha·(a's patch) + beta·(b's patch), element by

@@ -26,7 +26,17 @@ type Pgroup struct {
 	g       *group // GA on the group; nil on a process outside it
 	members []int  // the processes' ranks in the world group, by rank in the group
 	dead    atomic.Bool
+	// The mirror handle only (PgroupGetMirror), whose g is the world's:
+	// node is the group of this process's node, which holds the node's copy
+	// of each mirrored array; peers, when every node runs as many
+	// processes, joins the processes of one rank on their nodes, which hold
+	// the same part of their copies.
+	node  *group
+	peers *mpi.Comm
 }
+
+// mirror reports whether p is the mirror handle.
+func (p *Pgroup) mirror() bool { return p != nil && p.node != nil }
 
 // Sentinels of processor-group misuse.
 var (
@@ -167,6 +177,10 @@ func (p *Pgroup) divide(op string, check error, l *args, color func(g *group) in
 	if err != nil {
 		return nil, err
 	}
+	if p.mirror() {
+		// Refused without communicating: every caller sees the handle.
+		return nil, errorf(op, "", "the mirror handle is not a group to split; split the world group")
+	}
 	if err := agree(g, false, op, "", check, l); err != nil {
 		return nil, err
 	}
@@ -183,6 +197,9 @@ func (p *Pgroup) divide(op string, check error, l *args, color func(g *group) in
 // is some process's default, and for the world group, which Terminate ends.
 func (p *Pgroup) Destroy() error {
 	const op = "PgroupDestroy"
+	if p.mirror() {
+		return errorf(op, "", "the mirror handle lasts until Terminate")
+	}
 	if p != nil && p.g == nil && !p.dead.Load() {
 		p.dead.Store(true)
 		return nil
@@ -237,6 +254,9 @@ func (p *Pgroup) SetDefault() error {
 	g, err := p.on("PgroupSetDefault")
 	if err != nil {
 		return err
+	}
+	if p.mirror() {
+		return errorf("PgroupSetDefault", "", "the mirror handle makes mirrored arrays; it is not a default group")
 	}
 	proc.mu.Lock()
 	proc.def = g
@@ -331,6 +351,9 @@ func (a *Array[T]) Pgroup() *Pgroup {
 	if a == nil {
 		return nil
 	}
+	if a.mirrored {
+		return PgroupGetMirror()
+	}
 	return a.g.pg
 }
 
@@ -343,7 +366,11 @@ func (b *Builder[T]) on(op string) (*group, error) {
 	if b.pg == nil {
 		return current(op)
 	}
-	return b.pg.on(op)
+	g, err := b.pg.on(op)
+	if err != nil || !b.pg.mirror() {
+		return g, err
+	}
+	return b.pg.node.running(op)
 }
 
 // CreateConfig is Create on p's processes (NGA_Create_config).
@@ -412,6 +439,11 @@ func (l *args) foreign(g *group, op, array string) (now bool, err error) {
 		}
 		switch {
 		case h == g:
+		case h.node:
+			// A mirrored array: every process holds its node's copy.
+			if !l.across {
+				err = errorf(op, array, "a mirrored array meets an array of another group only in Copy, CopyPatch, MergeMirrored and MergeDistrPatch")
+			}
 		case !h.contains(g):
 			return true, errorf(op, array, "an array is on a processor group of %d processes that does not contain the %d of this call's group; Copy and CopyPatch work between groups when one contains the other", h.size(), g.size())
 		case !l.across:
@@ -425,7 +457,8 @@ func (l *args) foreign(g *group, op, array string) (now bool, err error) {
 // putting their parts into b: when b's group contains a's and is larger.
 // Otherwise b's processes get their parts from a.
 func pushes[T Elem](a, b *Array[T]) bool {
-	return a != nil && b != nil && a.g != b.g && b.g.contains(a.g) && !a.g.contains(b.g)
+	return a != nil && b != nil && a.g != b.g && b.g.contains(a.g) && !a.g.contains(b.g) &&
+		!a.spansNodes() && !b.spansNodes()
 }
 
 // spread puts this process's part of a's patch [alo, ahi] into b's patch
