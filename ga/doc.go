@@ -106,8 +106,8 @@
 // agree: Sync, Create, CreateIrreg, Allocate, Duplicate, Destroy, Zero,
 // Fill, Scale, Copy, Add, Dot, Print, Brdcst, Gop, CreateMutexes,
 // DestroyMutexes, and the linear algebra (LuSolve, LltSolve, Solve,
-// SpdInvert, Gemm, LoadMatrixMarket, with the solver block size among the
-// arguments). The solvers also refuse, on every process, input that
+// SpdInvert, the Diag calls, Gemm, LoadMatrixMarket, with the solver block
+// size among the arguments). The solvers also refuse, on every process, input that
 // ScaLAPACK would turn into a wrong answer without an error: NaN or Inf in A
 // or B (ErrNotFinite, naming the element), and a nonsymmetric A for
 // LltSolve and SpdInvert (ErrNotSymmetric), found in passes over data each
