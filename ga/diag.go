@@ -39,7 +39,7 @@ const (
 // changed. Eigenvectors that fail to converge are a *scalapack.EigenError,
 // with v's contents undefined. It is collective.
 func DiagStd[T scalapack.Elem](a, v *Array[T]) ([]float64, error) {
-	return diag("DiagStd", diagStd, 0, a, nil, v)
+	return diag("DiagStd", diagStd, 0, false, a, nil, v)
 }
 
 // Diag solves the generalized eigenproblem a·x = λ·s·x with s positive
@@ -49,7 +49,7 @@ func DiagStd[T scalapack.Elem](a, v *Array[T]) ([]float64, error) {
 // *scalapack.NotPositiveDefiniteError; otherwise as DiagStd. It is
 // collective.
 func Diag[T scalapack.Elem](a, s, v *Array[T]) ([]float64, error) {
-	return diag("Diag", diagGen, 0, a, s, v)
+	return diag("Diag", diagGen, 0, false, a, s, v)
 }
 
 // DiagReuse is Diag for repeated calls with one s (GA_Diag_reuse): control
@@ -70,7 +70,7 @@ func DiagReuse[T scalapack.Elem](control int, a, s, v *Array[T]) ([]float64, err
 		kept.Unlock()
 		return nil, nil
 	}
-	return diag(op, diagReuse, control, a, s, v)
+	return diag(op, diagReuse, control, false, a, s, v)
 }
 
 // DiagStdSeq is DiagStd solved on one process, the group's first
@@ -78,13 +78,13 @@ func DiagReuse[T scalapack.Elem](control int, a, s, v *Array[T]) ([]float64, err
 // runs ScaLAPACK's divide and conquer on a one-process grid (LAPACK's
 // algorithm with the library's blocked kernels). It is collective.
 func DiagStdSeq[T scalapack.Elem](a, v *Array[T]) ([]float64, error) {
-	return diag("DiagStdSeq", diagStd, -1, a, nil, v)
+	return diag("DiagStdSeq", diagStd, 0, true, a, nil, v)
 }
 
 // DiagSeq is Diag solved on one process, as DiagStdSeq (GA_Diag_seq). It
 // is collective.
 func DiagSeq[T scalapack.Elem](a, s, v *Array[T]) ([]float64, error) {
-	return diag("DiagSeq", diagGen, -1, a, s, v)
+	return diag("DiagSeq", diagGen, 0, true, a, s, v)
 }
 
 // kept is DiagReuse's factorization of S, per group: a *peigs.Factor[T]
@@ -100,9 +100,9 @@ type keptFactor struct {
 }
 
 // diag checks and agrees on the arguments, then solves on the processes'
-// near-square grid or the grid of a BlockCyclicGrid a, or (control < 0,
-// with diagStd or diagGen) on the group's first process alone.
-func diag[T scalapack.Elem](op string, kind, control int, a, s, v *Array[T]) ([]float64, error) {
+// near-square grid or the grid of a BlockCyclicGrid a, or if seq on the
+// group's first process alone.
+func diag[T scalapack.Elem](op string, kind, control int, seq bool, a, s, v *Array[T]) ([]float64, error) {
 	g, err := groupOf(op, a)
 	if err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func diag[T scalapack.Elem](op string, kind, control int, a, s, v *Array[T]) ([]
 	var vals []float64
 	var z *scalapack.Matrix[T]
 	var put bool
-	if control < 0 {
+	if seq {
 		one, err := g.grid(blacs.RowMajor, 1, 1)
 		if err != nil {
 			return nil, err
