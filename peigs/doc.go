@@ -68,4 +68,9 @@
 // call, about 3 ms in place: the symmetry check (1.0 ms, one pass over each
 // process's 4 MB), the copy of A that ScaLAPACK destroys, and the
 // agreements; Z is written straight into V's storage.
+//
+// Why all pairs go to divide and conquer and ranges to MRRR, measured the
+// same way on a random symmetric matrix of order 1000 (medians of 7):
+// PDSYEVD 0.126 s for all pairs, PDSYEVR 0.248 s for all of them and
+// 0.085 s for the lowest 100.
 package peigs
