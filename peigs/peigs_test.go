@@ -250,6 +250,11 @@ func closedForms(t *testing.T, g *blacs.Grid) {
 		want := tridiagonalValues(c.n)
 		near(t, "(2,-1) all", vals, want, 1e-14*4)
 		checkPairs(t, "(2,-1) all", tridiagonal, nil, gather(t, z, c.n), vals, eps)
+		// Every index by MRRR, which has its own workspace query.
+		vals, z, err = Standard(a, nil, Index(0, c.n-1), nil)
+		must(t, err)
+		near(t, "(2,-1) every index", vals, want, 1e-14*4)
+		checkPairs(t, "(2,-1) every index", tridiagonal, nil, gather(t, z, c.n), vals, eps)
 	}
 	const n, nb = 13, 4
 	want := tridiagonalValues(n)
