@@ -57,7 +57,8 @@ func Diag[T scalapack.Elem](a, s, v *Array[T]) ([]float64, error) {
 // the kept factorization of that s (s must not have changed since; an
 // error if none is kept); control < 0 frees the kept factorization and
 // returns no eigenvalues. One factorization is kept per process group,
-// until freed or replaced. It is collective.
+// until freed, replaced, or the group ends (Terminate, Pgroup.Destroy).
+// It is collective.
 func DiagReuse[T scalapack.Elem](control int, a, s, v *Array[T]) ([]float64, error) {
 	const op = "DiagReuse"
 	if control < 0 {
@@ -65,9 +66,7 @@ func DiagReuse[T scalapack.Elem](control int, a, s, v *Array[T]) ([]float64, err
 		if err != nil {
 			return nil, err
 		}
-		kept.Lock()
-		delete(kept.m, g)
-		kept.Unlock()
+		forgetFactor(g)
 		return nil, nil
 	}
 	return diag(op, diagReuse, control, false, a, s, v)
@@ -97,6 +96,13 @@ var kept = struct {
 type keptFactor struct {
 	s int
 	f any
+}
+
+// forgetFactor drops the factorization DiagReuse keeps for g, whose GA ends.
+func forgetFactor(g *group) {
+	kept.Lock()
+	delete(kept.m, g)
+	kept.Unlock()
 }
 
 // diag checks and agrees on the arguments, then solves on the processes'

@@ -156,6 +156,7 @@ func (g *group) end() error {
 	if err := g.exitGrids(); err != nil {
 		return err
 	}
+	forgetFactor(g)
 	g.scratchA.free()
 	g.scratchB.free()
 	g.scratchC.free()
