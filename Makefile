@@ -28,8 +28,12 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# The two-node pass runs the suites that cross the network again with their
+# ranks on two nodes simulated on this machine (internal/mpitest's TwoNodes).
+TWO_NODE_PKGS ?= ./mpi ./armci ./ga ./blacs ./scalapack ./peigs
 test: deps fmt-check vet
 	$(GO) test -count=1 -timeout 30m ./...
+	GOGA_MPITEST_NODES=2 $(GO) test -count=1 -timeout 30m $(TWO_NODE_PKGS)
 	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime 20s ./internal/layout
 
 # Longer fuzzing of the transfer layout checks (FUZZTIME, default 5m).

@@ -152,7 +152,7 @@ func TestGuide(t *testing.T) {
 
 		partialGrids(t, w)
 		mpitest.Must(t, w.Barrier())
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // e1Swap is guide §6.3: {0,0} and {1,0} each send X and then receive the

@@ -79,5 +79,5 @@ func TestHello(t *testing.T) {
 		mpitest.Must(t, g.Exit())
 		// MPI is still running for the caller.
 		mpitest.Must(t, w.Barrier())
-	})
+	}, mpitest.AcrossNodes())
 }

@@ -3,6 +3,7 @@ package ga_test
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestCollectives(t *testing.T) {
 		t.Run("T11Topology", testTopology)
 		t.Run("Cluster", testCluster)
 		t.Run("CompareDistr", testCompareDistr)
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // TestTopology9 is the manual's own topology example (M 7.1.1, T11): on 9
@@ -568,6 +569,16 @@ func testCluster(t *testing.T) {
 	}
 	if ga.ClusterNprocs(ga.ClusterNnodes()) != 0 || ga.ClusterProcid(id, node.Size()) != -1 || ga.ClusterProcNodeid(n) != -1 {
 		t.Errorf("out-of-range cluster queries: %d %d %d", ga.ClusterNprocs(ga.ClusterNnodes()), ga.ClusterProcid(id, node.Size()), ga.ClusterProcNodeid(n))
+	} // The nodes are the hosts, as MPI names them: two on the two-node tier,
+	// whose second node is a namespace with a host name of its own.
+	host, err := mpi.ProcessorName()
+	must(t, err)
+	h := fnv.New64a()
+	h.Write([]byte(host))
+	hosts := make([]int64, n)
+	must(t, mpi.Allgather(ga.Comm(), []int64{int64(h.Sum64() >> 1)}, hosts))
+	if got, want := ga.ClusterNnodes(), len(slices.Compact(slices.Sorted(slices.Values(hosts)))); got != want {
+		t.Errorf("ClusterNnodes = %d; the processes run on %d hosts", got, want)
 	}
 }
 

@@ -18,8 +18,9 @@ func TestMirrored(t *testing.T) {
 		nodeOf func(rank, size int) int
 		ranks  []int
 	}{
-		// One node: the one copy is a distributed array.
-		{"one node", nil, []int{1, 2, 3, 4}},
+		// The machine's own nodes: on one, the one copy is a distributed
+		// array; on the two-node tier, a copy on each.
+		{"real nodes", nil, []int{1, 2, 3, 4}},
 		// Every process its own node: a copy per process, merged by one
 		// reduction among them.
 		{"a node each", func(r, _ int) int { return r }, []int{2, 3}},

@@ -234,7 +234,7 @@ func TestClosedForms(t *testing.T) {
 			closedForms(t, g)
 			generalizedDiagonal(t, g)
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 func closedForms(t *testing.T, g *blacs.Grid) {
@@ -375,7 +375,7 @@ func TestRandom(t *testing.T) {
 			random[float32](t, g, 0x1p-23)
 			random[complex64](t, g, 0x1p-23)
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 func random[T scalapack.Elem](t *testing.T, g *blacs.Grid, eps float64) {
@@ -522,5 +522,5 @@ func TestBadInput(t *testing.T) {
 			fatalf(t, "ibtype 4: %v", err)
 		}
 		unchanged("refused arguments", a, before)
-	})
+	}, mpitest.AcrossNodes())
 }

@@ -58,5 +58,5 @@ func TestNewDesc(t *testing.T) {
 				mpitest.Fatalf(t, "%+v on row %d: DESCINIT says INFO %d (%s), NewDesc says %v", c, myrow, info, argAt[info], err)
 			}
 		}
-	})
+	}, mpitest.AcrossNodes())
 }

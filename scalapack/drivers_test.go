@@ -136,7 +136,7 @@ func TestDrivers(t *testing.T) {
 		t.Run("Posv", func(t *testing.T) { testPosv(t, g) })
 		t.Run("Singular", func(t *testing.T) { testSingular(t, g) })
 		t.Run("Gemm", func(t *testing.T) { testGemm(t, g) })
-	})
+	}, mpitest.AcrossNodes())
 }
 
 func randVal[T Elem](r *rand.Rand) T {

@@ -83,7 +83,7 @@ func TestInverseAndEigen(t *testing.T) {
 				}
 			}
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // TestSygvx solves A·x = λ·B·x for the (3, -1) tridiagonal A and B = diag(d):
@@ -149,5 +149,5 @@ func TestSygvx(t *testing.T) {
 		if _, _, err := Sygvx(1, Lower, a, b); !errors.As(err, &npd) {
 			mpitest.Fatalf(t, "Sygvx with an indefinite B: %v", err)
 		}
-	})
+	}, mpitest.AcrossNodes())
 }

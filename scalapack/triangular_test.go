@@ -29,7 +29,7 @@ func TestTriangularAndPivots(t *testing.T) {
 			t.Run(name+"/Gemr2d", func(t *testing.T) { testGemr2d(t, g) })
 			mpitest.Must(t, g.Exit())
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // get returns element (i, j) of a column-major n-row matrix, op'd.

@@ -2,7 +2,8 @@
 # install-deps.sh: install what goga needs to build, test and run. Idempotent:
 # it installs only what is missing, and does nothing when all is there.
 #
-#   scripts/install-deps.sh            MPI (Open MPI), ScaLAPACK, OpenBLAS, gfortran, pkg-config
+#   scripts/install-deps.sh            MPI (Open MPI), ScaLAPACK, OpenBLAS, gfortran, pkg-config,
+#                                      and the host alias of the two-node test tier (nodeb)
 #   scripts/install-deps.sh --bench    also the C reference libraries the benchmarks compare with
 #   scripts/install-deps.sh --mpich    MPICH instead of Open MPI (build with -tags mpich)
 #
@@ -16,7 +17,7 @@ for a in "$@"; do
   case "$a" in
     --bench) bench=1 ;;
     --mpich) mpi=mpich ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "install-deps.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -68,3 +69,14 @@ fi
 # Go modules, so that the build needs no network later.
 here=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$here" && go mod download)
+
+# The two-node test tier (internal/mpitest's TwoNodes) needs its second
+# simulated node to resolve: add the alias when root and it is missing.
+if ! getent hosts nodeb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && [ -w /etc/hosts ]; then
+    echo "127.0.0.2 nodeb" >>/etc/hosts
+    echo "install-deps.sh: added '127.0.0.2 nodeb' to /etc/hosts for the two-node test tier"
+  else
+    echo "install-deps.sh: the two-node test tier needs '127.0.0.2 nodeb' in /etc/hosts (as root); its tests will be skipped" >&2
+  fi
+fi

@@ -33,12 +33,13 @@ package mpitest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +56,7 @@ const (
 	envRanks   = "GOGA_MPITEST_RANKS"
 	envMpirun  = "GOGA_MPIRUN"
 	envPassDir = "GOGA_MPITEST_PASSDIR"
+	envNodes   = "GOGA_MPITEST_NODES"
 )
 
 // Transport selects how ranks reach each other.
@@ -67,21 +69,74 @@ const (
 	// traffic over osc ucx with UCX_TLS=tcp. (btl self,tcp alone leaves RMA on
 	// shared memory; see DESIGN.md.)
 	TCP
+	// TwoNodes places the ranks on two nodes simulated on this machine: the
+	// first half (rounded down) on this host, the rest on NodeB, reached
+	// through scripts/node-agent, which runs them in a UTS namespace named
+	// after it. Two-sided traffic goes over shared memory inside a node and
+	// TCP between them; one-sided traffic over osc ucx (UCX_TLS=tcp: with
+	// "self" added, as first tried, passive-target RMA on a rank itself hung).
+	// When GOGA_MPITEST_NODES is 2 (make test's two-node pass), Run runs
+	// every test that runs over TCP (or asks for AcrossNodes) on it alone,
+	// on 2 to 4 ranks, and skips the rest; see TwoNodesUsable. The job
+	// yields the cores when idle (mpi_yield_when_idle): each simulated
+	// node's slots are not this machine's cores, so Open MPI does not see
+	// that it oversubscribes them, and busy-polling ranks starved each
+	// other (ga's TestElemOps on 2 + 2 ranks took 295 s instead of 24).
+	TwoNodes
 )
 
+// NodeB is the host name of the second simulated node; /etc/hosts must
+// resolve it to a loopback address (scripts/install-deps.sh adds
+// "127.0.0.2 nodeb" when it is root and the alias is missing).
+const NodeB = "nodeb"
+
 func (tr Transport) String() string {
-	if tr == TCP {
+	switch tr {
+	case TCP:
 		return "tcp"
+	case TwoNodes:
+		return "2nodes"
 	}
 	return "shm"
 }
 
-// Args returns the mpirun arguments that select the transport.
-func (tr Transport) Args() []string {
-	if tr == TCP {
+// Args returns the mpirun arguments that select the transport for a job of
+// np ranks.
+func (tr Transport) Args(np int) []string {
+	switch tr {
+	case TCP:
 		return []string{"--mca", "pml", "ob1", "--mca", "btl", "self,tcp", "--mca", "osc", "ucx", "-x", "UCX_TLS=tcp"}
+	case TwoNodes:
+		here := np / 2
+		hosts := fmt.Sprintf("localhost:%d,%s:%d", here, NodeB, np-here)
+		if here == 0 {
+			hosts = fmt.Sprintf("%s:%d", NodeB, np)
+		}
+		agent, _ := repoFile("scripts/node-agent")
+		return []string{"--mca", "plm_rsh_agent", agent,
+			"--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo",
+			"--mca", "pml", "ob1", "--mca", "btl", "self,vader,tcp",
+			"--mca", "osc", "ucx", "-x", "UCX_TLS=tcp",
+			"--bind-to", "none", "--mca", "mpi_yield_when_idle", "1", "--host", hosts}
 	}
 	return nil
+}
+
+// TwoNodesUsable reports why jobs cannot run on two simulated nodes here,
+// or "" if they can: the node agent must create UTS namespaces (root, or
+// a kernel that lets users) and NodeB must resolve.
+func TwoNodesUsable() string {
+	agent, err := repoFile("scripts/node-agent")
+	if err != nil {
+		return err.Error()
+	}
+	if out, err := exec.Command("unshare", "--uts", "true").CombinedOutput(); err != nil {
+		return fmt.Sprintf("this machine cannot make UTS namespaces (unshare --uts: %v %s), which %s needs", err, bytes.TrimSpace(out), agent)
+	}
+	if _, err := net.LookupHost(NodeB); err != nil {
+		return fmt.Sprintf("the host %s does not resolve: add \"127.0.0.2 %s\" to /etc/hosts (scripts/install-deps.sh does as root)", NodeB, NodeB)
+	}
+	return ""
 }
 
 // OverNetwork reports whether this process is a rank of a job launched over
@@ -91,9 +146,10 @@ func (tr Transport) Args() []string {
 func OverNetwork() bool { return os.Getenv("OMPI_MCA_osc") == "ucx" }
 
 type config struct {
-	ranks      []int
-	transports []Transport
-	timeout    time.Duration
+	ranks       []int
+	transports  []Transport
+	timeout     time.Duration
+	acrossNodes bool
 }
 
 // Option changes how Run launches a test.
@@ -105,6 +161,11 @@ func Ranks(n ...int) Option { return func(c *config) { c.ranks = n } }
 
 // Transports sets the transports to run over (default SharedMemory).
 func Transports(tr ...Transport) Option { return func(c *config) { c.transports = tr } }
+
+// AcrossNodes puts a test that does not run over TCP (one of two-sided MPI
+// only, say) in the two-node pass too; a test that runs over TCP is in it
+// already.
+func AcrossNodes() Option { return func(c *config) { c.acrossNodes = true } }
 
 // Timeout sets how long one launch may take before it is killed (default 120 s,
 // or GOGA_MPITEST_TIMEOUT as a Go duration).
@@ -151,6 +212,18 @@ func Run(t *testing.T, body func(t *testing.T), opts ...Option) {
 	cfg := config{ranks: defaultRanks(), transports: []Transport{SharedMemory}, timeout: defaultTimeout()}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if os.Getenv(envNodes) == "2" {
+		// The two-node pass: every test that runs over the network, and
+		// nothing else, on two nodes.
+		if !slices.Contains(cfg.transports, TCP) && !cfg.acrossNodes {
+			t.Skipf("%s=2: this test does not run over the network", envNodes)
+		}
+		if why := TwoNodesUsable(); why != "" {
+			t.Skipf("two simulated nodes: %s", why)
+		}
+		cfg.transports = []Transport{TwoNodes}
+		cfg.ranks = slices.DeleteFunc(slices.Clone(cfg.ranks), func(n int) bool { return n < 2 })
 	}
 	for _, tr := range cfg.transports {
 		for _, np := range cfg.ranks {
@@ -241,12 +314,18 @@ func Mpirun() (string, error) {
 	if s := os.Getenv(envMpirun); s != "" {
 		return s, nil
 	}
+	return repoFile("mpirun.sh")
+}
+
+// repoFile returns the path of the repository's file name, found above the
+// working directory (a test's package directory).
+func repoFile(name string) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		p := filepath.Join(dir, "mpirun.sh")
+		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
 			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 				return p, nil
@@ -254,7 +333,7 @@ func Mpirun() (string, error) {
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return "", errors.New("mpitest: mpirun.sh not found above the package directory; set GOGA_MPIRUN")
+			return "", fmt.Errorf("mpitest: %s not found above the package directory", name)
 		}
 		dir = up
 	}
@@ -331,7 +410,7 @@ func Launch(s LaunchSpec) (Result, error) {
 		s.Timeout = defaultTimeout()
 	}
 	args := []string{"-np", strconv.Itoa(s.Ranks), "--tag-output"}
-	args = append(args, s.Transport.Args()...)
+	args = append(args, s.Transport.Args(s.Ranks)...)
 	args = append(args, prog)
 	args = append(args, s.Args...)
 	ctx, cancel := context.WithTimeout(context.Background(), s.Timeout)
