@@ -69,6 +69,7 @@ type Grid struct {
 	Rows, Cols   int
 	MyRow, MyCol int
 	exited       bool
+	gen          uint64 // exits when it was made: Exit frees every older grid
 }
 
 // System returns the BLACS system context of an MPI communicator
@@ -77,7 +78,9 @@ func System(c *mpi.Comm) (int, error) {
 	if c == nil {
 		return 0, errf("System", "comm", "nil communicator")
 	}
-	return cgo.BlacsFromComm(cgo.Comm(c.Handle())), nil
+	h := cgo.BlacsFromComm(cgo.Comm(c.Handle()))
+	systems.Store(h, true)
+	return h, nil
 }
 
 // GridInit makes a rows × cols grid of the first rows·cols processes of c,
@@ -134,7 +137,7 @@ func GridMap(c *mpi.Comm, usermap [][]int) (*Grid, error) {
 }
 
 func newGrid(ctxt int) *Grid {
-	g := &Grid{ctxt: ctxt, MyRow: -1, MyCol: -1}
+	g := &Grid{ctxt: ctxt, MyRow: -1, MyCol: -1, gen: exits.Load()}
 	if ctxt >= 0 {
 		g.Rows, g.Cols, g.MyRow, g.MyCol = cgo.BlacsGridInfo(ctxt)
 	}
@@ -143,8 +146,11 @@ func newGrid(ctxt int) *Grid {
 
 // In reports whether this process is part of the grid.
 func (g *Grid) In() bool {
-	return g != nil && !g.exited && g.ctxt >= 0 && g.MyRow >= 0 && g.MyRow < g.Rows && g.MyCol >= 0 && g.MyCol < g.Cols
+	return g != nil && !g.gone() && g.ctxt >= 0 && g.MyRow >= 0 && g.MyRow < g.Rows && g.MyCol >= 0 && g.MyCol < g.Cols
 }
+
+// gone reports whether the grid was freed, by its Exit or the package's.
+func (g *Grid) gone() bool { return g.exited || g.gen != exits.Load() }
 
 // Context returns the BLACS context, for ScaLAPACK descriptors.
 func (g *Grid) Context() int { return g.ctxt }
@@ -207,8 +213,8 @@ func (g *Grid) Barrier(scope Scope) error {
 
 // Exit frees the grid (BLACS_GRIDEXIT). MPI keeps running.
 func (g *Grid) Exit() error {
-	if g == nil || g.exited {
-		return errf("Exit", "grid", "already exited")
+	if g == nil || g.gone() {
+		return errf("Exit", "grid", "already exited (by Exit or the package's Exit)")
 	}
 	if g.ctxt >= 0 {
 		cgo.BlacsGridExit(g.ctxt)

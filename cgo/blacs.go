@@ -157,3 +157,34 @@ func BlacsGet(ctxt, what int) int {
 	C.Cblacs_get(C.int(ctxt), C.int(what), &v)
 	return int(v)
 }
+
+// BlacsSet is Cblacs_set with one value.
+func BlacsSet(ctxt, what, val int) {
+	v := C.int(val)
+	C.Cblacs_set(C.int(ctxt), C.int(what), &v)
+}
+
+// BlacsPinfo is Cblacs_pinfo.
+func BlacsPinfo() (mypnum, nprocs int) {
+	var me, n C.int
+	C.Cblacs_pinfo(&me, &n)
+	return int(me), int(n)
+}
+
+// BlacsFreeBuff is Cblacs_freebuff.
+func BlacsFreeBuff(ctxt int, wait bool) {
+	w := C.int(0)
+	if wait {
+		w = 1
+	}
+	C.Cblacs_freebuff(C.int(ctxt), w)
+}
+
+// BlacsAbort is Cblacs_abort: MPI_Abort on MPI_COMM_WORLD with code.
+func BlacsAbort(ctxt, code int) { C.Cblacs_abort(C.int(ctxt), C.int(code)) }
+
+// BlacsExitContinue is Cblacs_exit(1): every context freed, MPI left running.
+func BlacsExitContinue() { C.Cblacs_exit(1) }
+
+// BlacsFreeSystem is Cfree_blacs_system_handle.
+func BlacsFreeSystem(h int) { C.Cfree_blacs_system_handle(C.int(h)) }

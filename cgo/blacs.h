@@ -16,6 +16,11 @@ int Cblacs_pnum(int icontxt, int prow, int pcol);
 void Cblacs_pcoord(int icontxt, int pnum, int *prow, int *pcol);
 void Cblacs_barrier(int icontxt, char *scope);
 void Cblacs_gridexit(int icontxt);
+void Cblacs_set(int icontxt, int what, int *val);
+void Cblacs_freebuff(int icontxt, int wait);
+void Cblacs_abort(int icontxt, int errornum);
+void Cblacs_exit(int notdone);
+void Cfree_blacs_system_handle(int isysctxt);
 int Csys2blacs_handle(MPI_Comm comm);
 MPI_Comm Cblacs2sys_handle(int ctxt);
 
