@@ -17,16 +17,12 @@ func TestNameTable(t *testing.T) {
 	if mpitest.Child() {
 		t.Skip("parent only")
 	}
-	rows, err := nametable.Read(".", "# BLACS names")
-	if err != nil {
-		t.Fatal(err)
-	}
-	funcs, methods, err := nametable.Exported(".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Error and String make values print; they are no BLACS routine.
-	for _, bad := range nametable.Check(rows, funcs, methods, "Error.Error", "What.String") {
+	rows, bad, err := nametable.CheckDir(".", "# BLACS names", "Error.Error", "What.String")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range bad {
 		t.Error(bad)
 	}
 	inv, err := os.ReadFile("../../shared/spec/blacs-api-inventory.md")

@@ -100,6 +100,7 @@ func (l *args) hash() int64 {
 // else an ErrPeer error if another did, else an ErrMismatch error if the
 // arguments differ, else nil — on every process alike.
 func agree(g *group, fence bool, op, array string, local error, a *args) error {
+	trace(g, a)
 	if now, err := a.foreign(g, op, array); now {
 		return err
 	} else if local == nil {
@@ -236,6 +237,7 @@ func begin(g *group, op, array string, local error, a *args) (masked bool, err e
 	g.mask.begin = true
 	g.mu.Unlock()
 	if !do {
+		trace(g, a)
 		if now, err := a.foreign(g, op, array); now {
 			return false, err
 		} else if local == nil {

@@ -59,6 +59,7 @@ type Builder[T Elem] struct {
 	ghosts []int // ghost widths, or nil
 	// restricted lists the processes the array lives on, or is nil.
 	restricted []int
+	device     string // SetMemoryDev's
 }
 
 // New starts building an array of T with the given dimensions
@@ -98,8 +99,11 @@ func (b *Builder[T]) allocate(op string) (*Array[T], error) {
 		return nil, err
 	}
 	m, err := b.restrictedLayout(op, g.size())
+	if err == nil {
+		err = b.checkDevice(op)
+	}
 	mirrored := b.pg.mirror()
-	a, err := allocate[T](g, op, b.name, m, err, b.args(op).ints("ghosts", b.ghosts...).ints("restricted", b.restricted...).str("mirrored", strconv.FormatBool(mirrored)))
+	a, err := allocate[T](g, op, b.name, m, err, b.args(op).ints("ghosts", b.ghosts...).ints("restricted", b.restricted...).str("mirrored", strconv.FormatBool(mirrored)).str("device", b.device))
 	if a != nil {
 		a.mirrored = mirrored
 	}

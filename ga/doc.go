@@ -280,6 +280,15 @@
 // the node, MPI RMA beyond it; see armci's documentation): ga needs no change
 // for a new transport.
 //
+// # Handles and tracing
+//
+// An array is its *Array, so GA's handle checks are questions about the
+// pointer: Valid, and CheckHandle, which returns an error (wrapping ErrNil
+// or ErrDestroyed) where GA aborts. SetDebug(true) makes every collective
+// call of this process write a line with its arguments, the text the
+// processes agree on (array numbers and types, dims, distribution, roots),
+// to SetDebugOutput's writer, os.Stderr by default.
+//
 // # GA C names
 //
 // Every GA C call this package covers, and its goga spelling (a is an
@@ -298,7 +307,7 @@
 //	GA_Inquire_memory             InquireMemory
 //	NGA_Create                    Create[T](name, dims, chunk)
 //	NGA_Create_irreg              CreateIrreg[T](name, dims, starts)
-//	GA_Create_handle + GA_Set_data New[T](dims...)
+//	GA_Create_handle + GA_Set_data  New[T](dims...)
 //	GA_Set_array_name             (*Builder).Name
 //	GA_Set_chunk                  (*Builder).Chunk
 //	GA_Set_irreg_distr            (*Builder).Irregular (block starts per dimension)
@@ -312,7 +321,7 @@
 //	NGA_Scatter_acc               a.ScatterAcc
 //	NGA_Periodic_get/_put/_acc    a.PeriodicGet, a.PeriodicPut, a.PeriodicAcc
 //	NGA_Strided_get/_put/_acc     a.StridedGet, a.StridedPut, a.StridedAcc
-//	NGA_NbGet, NGA_NbPut, NGA_NbAcc a.NbGet, a.NbPut, a.NbAcc
+//	NGA_NbGet, NGA_NbPut, NGA_NbAcc  a.NbGet, a.NbPut, a.NbAcc
 //	NGA_NbWait, NGA_NbTest        (*Handle).Wait, (*Handle).Test
 //	GA_Sync                       Sync
 //	GA_Init_fence, GA_Fence       InitFence, Fence
@@ -329,9 +338,9 @@
 //	NGA_Proc_topology             a.ProcTopology
 //	GA_Get_proc_grid              a.ProcGrid
 //	GA_Set_block_cyclic           (*Builder).BlockCyclic
-//	GA_Set_block_cyclic_proc_grid (*Builder).BlockCyclicGrid
+//	GA_Set_block_cyclic_proc_grid  (*Builder).BlockCyclicGrid
 //	GA_Total_blocks               a.TotalBlocks
-//	NGA_Locate_region (per block) a.BlockOwner(i) (the process that owns block i)
+//	NGA_Locate_region (per block)  a.BlockOwner(i) (the process that owns block i)
 //	GA_Get_block_info             a.BlockInfo
 //	NGA_Access_block              a.AccessBlock (a.LocalBlocks lists them)
 //	NGA_Access_block_grid         a.AccessBlockGrid
@@ -339,9 +348,9 @@
 //	NGA_Release_block             a.ReleaseBlock
 //	NGA_Release_update_block      a.ReleaseUpdateBlock
 //	NGA_Release_block_grid        a.ReleaseBlockGrid
-//	NGA_Release_update_block_grid a.ReleaseUpdateBlockGrid
+//	NGA_Release_update_block_grid  a.ReleaseUpdateBlockGrid
 //	NGA_Release_block_segment     a.ReleaseBlockSegment
-//	NGA_Release_update_block_segment a.ReleaseUpdateBlockSegment
+//	NGA_Release_update_block_segment  a.ReleaseUpdateBlockSegment
 //	GA_Cluster_nnodes             ClusterNnodes
 //	GA_Cluster_nodeid             ClusterNodeid
 //	GA_Cluster_proc_nodeid        ClusterProcNodeid
@@ -349,10 +358,10 @@
 //	GA_Cluster_procid             ClusterProcid
 //	NGA_Inquire                   a.Inquire (a.Dims, a.Ndim)
 //	GA_Inquire_name               a.Name
-//	GA_Ndim                       a.Ndim
-//	NGA_Compare_distr             CompareDistr(a, b)
+//	GA_Ndim, GA_Get_dimension     a.Ndim
+//	NGA_Compare_distr, GA_Compare_distr  CompareDistr(a, b)
 //	GA_Brdcst                     Brdcst
-//	GA_Gop, GA_Dgop, GA_Igop, ... Gop (ops "+", "*", "max", "min", "absmax", "absmin", "or")
+//	GA_Gop, GA_Dgop, GA_Igop, ...  Gop (ops "+", "*", "max", "min", "absmax", "absmin", "or")
 //	GA_Zero, GA_Fill, GA_Scale    a.Zero, a.Fill, a.Scale
 //	GA_Copy                       Copy(a, b)
 //	GA_Add                        Add(alpha, a, beta, b, c)
@@ -360,9 +369,9 @@
 //	GA_Zero_patch                 a.ZeroPatch
 //	GA_Fill_patch                 a.FillPatch
 //	GA_Scale_patch                a.ScalePatch
-//	GA_Copy_patch, NGA_Copy_patch CopyPatch(trans, a, alo, ahi, b, blo, bhi)
+//	GA_Copy_patch, NGA_Copy_patch  CopyPatch(trans, a, alo, ahi, b, blo, bhi)
 //	GA_Add_patch                  AddPatch(alpha, a, alo, ahi, beta, b, blo, bhi, c, clo, chi)
-//	NGA_Idot_patch, NGA_Ddot_patch, … DotPatch(a, ta, alo, ahi, b, tb, blo, bhi)
+//	NGA_Idot_patch, NGA_Ddot_patch, …  DotPatch(a, ta, alo, ahi, b, tb, blo, bhi)
 //	GA_Abs_value(_patch)          a.AbsValue, a.AbsValuePatch
 //	GA_Add_constant(_patch)       a.AddConstant, a.AddConstantPatch
 //	GA_Recip(_patch)              a.Recip, a.RecipPatch (a zero: ErrZeroDivisor, not an abort)
@@ -388,12 +397,12 @@
 //	GA_Diag                       Diag(a, s, v)
 //	GA_Diag_reuse                 DiagReuse(control, a, s, v) (0 factors S and keeps it, > 0 reuses, < 0 frees)
 //	GA_Diag_std_seq, GA_Diag_seq  DiagStdSeq(a, v), DiagSeq(a, s, v) (on the first process)
-//	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
-//	GA_Matmul_patch, NGA_Matmul_patch MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi)
+//	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm  Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
+//	GA_Matmul_patch, NGA_Matmul_patch  MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi)
 //	NGA_Access (through gonum)    LocalDense, LocalCDense, LocalVec
 //	NGA_Access_block (gonum)      BlockDense
 //	NGA_Get (into gonum)          GetDense, GetIntoDense, GetCDense, GetIntoCDense
-//	NGA_Put, NGA_Acc (from gonum) PutDense, AccDense, PutCDense, AccCDense
+//	NGA_Put, NGA_Acc (from gonum)  PutDense, AccDense, PutCDense, AccCDense
 //	GA_Print                      a.Print (a.Fprint)
 //	GA_Print_distribution         a.PrintDistribution (a.FprintDistribution to any io.Writer)
 //	GA_Print_stats                PrintStats (ReadStats)
@@ -413,10 +422,10 @@
 //	GA_Pgroup_get_default         PgroupGetDefault
 //	GA_Pgroup_get_world           PgroupGetWorld
 //	GA_Pgroup_nodeid              p.Nodeid (-1 outside p)
-//	GA_Pgroup_nnodes, GA_Get_pgroup_size p.Nnodes
+//	GA_Pgroup_nnodes, GA_Get_pgroup_size  p.Nnodes
 //	GA_Pgroup_sync                p.Sync
 //	GA_Pgroup_brdcst              PgroupBrdcst(p, buf, root)
-//	GA_Pgroup_dgop, _fgop, _igop, _lgop PgroupGop(p, x, op) (every type and op of Gop)
+//	GA_Pgroup_dgop, _fgop, _igop, _lgop  PgroupGop(p, x, op) (every type and op of Gop)
 //	GA_Pgroup_split               p.Split(n)
 //	GA_Pgroup_split_irreg         p.SplitIrreg(color)
 //	GA_MPI_Comm_pgroup            p.Comm
@@ -425,7 +434,7 @@
 //	NGA_Create_config             CreateConfig[T](name, dims, chunk, p)
 //	NGA_Create_irreg_config       CreateIrregConfig[T](name, dims, starts, p)
 //	NGA_Create_ghosts_config      CreateGhostsConfig[T](name, dims, width, chunk, p)
-//	NGA_Create_ghosts_irreg_config CreateGhostsIrregConfig[T](name, dims, width, starts, p)
+//	NGA_Create_ghosts_irreg_config  CreateGhostsIrregConfig[T](name, dims, width, starts, p)
 //	GA_Pgroup_get_mirror          PgroupGetMirror (arrays made with it are mirrored: one copy per node)
 //	GA_Merge_mirrored             a.MergeMirrored (collective over every process)
 //	NGA_Merge_distr_patch         MergeDistrPatch(a, alo, ahi, b, blo, bhi) (one shape, as GA requires)
@@ -439,15 +448,31 @@
 //	NGA_NbGet_ghost_dir           a.NbGetGhostDir(dir) (dir in C order; not collective: sync before, Wait before reading)
 //	NGA_Access_ghosts             a.AccessGhosts (data, halo's lo and hi in global indices, ld); a.GhostDims: its dims
 //	NGA_Access_ghost_element      a.AccessGhostElement(sub) (sub counted from the halo's first element, as GA)
-//	NGA_Release_ghosts, NGA_Release_update_ghosts a.ReleaseGhosts, a.ReleaseUpdateGhosts
-//	NGA_Release_ghost_element, NGA_Release_update_ghost_element a.ReleaseGhostElement, a.ReleaseUpdateGhostElement
+//	NGA_Release_ghosts, NGA_Release_update_ghosts  a.ReleaseGhosts, a.ReleaseUpdateGhosts
+//	NGA_Release_ghost_element, NGA_Release_update_ghost_element  a.ReleaseGhostElement, a.ReleaseUpdateGhostElement
 //	NGA_Get_ghost_block           a.GetGhostBlock(lo, hi, buf, ld) (from the local halo when inside it, else Get)
 //	NGA_Update_ghosts_nb          a.NbUpdateGhosts (not collective, as GA's: sync before, Wait before reading)
-//	(none: GA always wraps around) a.SetPeriodic(periodic...) (dimensions whose outer ghost cells updates leave alone)
+//	(none: GA always wraps around)  a.SetPeriodic(periodic...) (dimensions whose outer ghost cells updates leave alone)
 //	GA_Set_restricted             (*Builder).SetRestricted(list...)
 //	GA_Set_restricted_range       (*Builder).SetRestrictedRange(lo, hi)
 //	GA_Set_tiled_proc_grid        (*Builder).SetTiledProcGrid(block, grid)
 //	GA_Set_tiled_irreg_proc_grid  (*Builder).SetTiledIrregProcGrid(starts, grid)
+//	GA_Check_handle               a.CheckHandle(msg) (an error wrapping ErrNil or ErrDestroyed, not an abort)
+//	GA_Valid_handle, GA_Verify_handle  a.Valid
+//	GA_Uses_proc_grid             a.UsesProcGrid (BlockCyclicGrid and SetTiledProcGrid arrays)
+//	GA_Set_memory_dev             (*Builder).SetMemoryDev(device) ("host" only: another device is an error at Allocate)
+//	GA_Uses_ma                    UsesMA (false: no MA)
+//	GA_Uses_fapi                  UsesFAPI (false: no Fortran interface)
+//	GA_Register_stack_memory      RegisterStackMemory (accepted and ignored: there is no MA stack to replace)
+//	GA_Set_irreg_flag             (none needed: GA's internal flag that an irregular distribution sets; the layout says it here)
+//	GA_Set_debug, GA_Get_debug    SetDebug, Debug (each collective call's arguments traced on this process)
+//	NGA_Create64, NGA_Put64, GA_Dgemm64, …  (none needed: goga's sizes and indices are Go ints, 64 bits wide, so every call is the 64-bit one)
+//	GA_Wtime                      (none needed: mpi.Wtime)
+//	GA_Error                      (none needed: calls return errors; mpi.Abort ends the job as GA_Error does)
+//	(Go only)                     SetDebugOutput (where the trace goes: os.Stderr by default)
+//	(Go only)                     a.BlockCyclic (whether the array is block-cyclic)
+//	(Go only)                     a.LocateBlock(sub) (the block that holds an element)
+//	(Go only)                     SetSolverBlockSize (the block size of the solvers' block-cyclic copies)
 //	(Go only)                     ReadMatrixMarket (parse a Matrix Market file; LoadMatrixMarket puts it into an array)
 //	(Go only)                     a.String (fmt's name, type and dims of an array)
 //	(Go only)                     (*Error).Unwrap (errors.Is and errors.As on ga's errors)

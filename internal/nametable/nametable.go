@@ -203,3 +203,17 @@ func Check(rows []Row, funcs, methods map[string]bool, skip ...string) []string 
 	sort.Strings(bad)
 	return bad
 }
+
+// CheckDir reads the table under heading in dir's doc.go and the package's
+// exported names, and returns the rows and what Check finds.
+func CheckDir(dir, heading string, skip ...string) ([]Row, []string, error) {
+	rows, err := Read(dir, heading)
+	if err != nil {
+		return nil, nil, err
+	}
+	funcs, methods, err := Exported(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, Check(rows, funcs, methods, skip...), nil
+}

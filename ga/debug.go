@@ -1,0 +1,50 @@
+package ga
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// Argument tracing. With SetDebug(true), every collective call this process
+// makes writes one line before it acts: its group rank, the call and the
+// arguments the processes agree on (array numbers and types, dims,
+// distributions, roots, operations; element values are not part of them).
+// Lines of different processes go to their own outputs, so a hang or a
+// mismatch shows which call each process was in.
+
+var debug struct {
+	on atomic.Bool
+	mu sync.Mutex
+	w  io.Writer // nil: os.Stderr
+}
+
+// SetDebug turns argument tracing on or off for this process (GA_Set_debug).
+func SetDebug(on bool) { debug.on.Store(on) }
+
+// Debug reports whether argument tracing is on (GA_Get_debug).
+func Debug() bool { return debug.on.Load() }
+
+// SetDebugOutput sends this process's trace lines to w; nil means os.Stderr,
+// the default.
+func SetDebugOutput(w io.Writer) {
+	debug.mu.Lock()
+	debug.w = w
+	debug.mu.Unlock()
+}
+
+// trace writes a collective call's line when tracing is on.
+func trace(g *group, l *args) {
+	if l == nil || !debug.on.Load() {
+		return
+	}
+	debug.mu.Lock()
+	defer debug.mu.Unlock()
+	w := debug.w
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintf(w, "ga: process %d: %s\n", g.rank, l.b)
+}
