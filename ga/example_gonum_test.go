@@ -24,7 +24,11 @@ func ExampleLocalDense() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Each process sets its block to the identity's entries there.
+	// New arrays are not initialized, as in GA: zero them, then each
+	// process sets its block to the identity's entries there.
+	if err := a.Zero(); err != nil {
+		log.Fatal(err)
+	}
 	if m, lo, ok, err := ga.LocalDense(a); err != nil {
 		log.Fatal(err)
 	} else if ok {
@@ -43,6 +47,9 @@ func ExampleLocalDense() {
 	// C's top-left 2 × 2 = 3·A[1:3, 1:3]·A[1:3, 1:3].
 	c, err := ga.Create[float64]("C", []int{4, 4}, nil)
 	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Zero(); err != nil {
 		log.Fatal(err)
 	}
 	lo, hi := []int{1, 1}, []int{2, 2}
