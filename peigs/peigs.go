@@ -54,7 +54,8 @@ type Options struct {
 	// Tol is how far from symmetric (Hermitian) the matrices may be: the
 	// relative asymmetry the check measures (see CheckSymmetric) must not
 	// exceed it. 0 means 100 ε of the element type's precision; a negative
-	// Tol skips the check.
+	// Tol accepts any asymmetry (the solvers then read one triangle), but
+	// NaN and Inf are refused whatever Tol is.
 	Tol float64
 	// Overwrite lets a solver work in A (and Factorize in S) instead of a
 	// copy, destroying it. The check is still made first, so a refused
@@ -79,10 +80,14 @@ func input[T scalapack.Elem](op, name string, m *scalapack.Matrix[T], o *Options
 	if m.Desc.M != m.Desc.N || m.Desc.MB != m.Desc.NB {
 		return nil, &Error{Op: op, Arg: name, Msg: shapeMsg(m.Desc)}
 	}
-	if tol := o.tol(eps[T]()); tol >= 0 {
-		if err := CheckSymmetric(op, name, m, tol); err != nil {
-			return nil, err
-		}
+	tol := o.tol(eps[T]())
+	if tol < 0 {
+		// No symmetry check, but NaN and Inf are still refused: with them
+		// PDSTEGR2 rejects its arguments and the solvers never return.
+		tol = math.Inf(1)
+	}
+	if err := CheckSymmetric(op, name, m, tol); err != nil {
+		return nil, err
 	}
 	if o != nil && o.Overwrite {
 		return m, nil

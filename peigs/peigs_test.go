@@ -479,6 +479,9 @@ func TestBadInput(t *testing.T) {
 		if _, _, err := Standard(loose, nil, All(), &Options{Tol: 1e-3}); err != nil {
 			fatalf(t, "tolerance 1e-3: %v", err)
 		}
+		if _, _, err := Standard(loose, nil, All(), &Options{Tol: -1}); err != nil {
+			fatalf(t, "the check off: %v", err)
+		}
 
 		nan := matrix[float64](t, g, n, nb, func(i, j int) complex128 {
 			if i == 3 && j == 7 {
@@ -491,6 +494,17 @@ func TestBadInput(t *testing.T) {
 			fatalf(t, "NaN: %v", err)
 		}
 		unchanged("NaN", nan, before)
+		// NaN and Inf are refused with the check off too: with them the
+		// tridiagonal solvers never returned.
+		for _, o := range []*Options{{Tol: -1}, {Tol: -1, Overwrite: true}} {
+			if _, _, err := Standard(nan, nil, All(), o); !errors.As(err, &ns) || !ns.NotFinite() {
+				fatalf(t, "NaN with the check off (%+v): %v", *o, err)
+			}
+			if _, _, err := Standard(nan, nil, Index(0, 3), o); !errors.As(err, &ns) || !ns.NotFinite() {
+				fatalf(t, "NaN with the check off, by index: %v", err)
+			}
+		}
+		unchanged("NaN with the check off", nan, before)
 
 		s := matrix[float64](t, g, n, nb, func(i, j int) complex128 {
 			if i == j {
