@@ -2,6 +2,7 @@ package armci_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/mpitest"
@@ -42,7 +43,9 @@ func TestNodes(t *testing.T) {
 				must(t, rt.Finalize())
 			})
 		}
-	})
+		// The whole suite in one job: 45 s on 4 ranks with the machine
+		// loaded tenfold, past the default limit when loaded more.
+	}, mpitest.Timeout(300*time.Second))
 }
 
 // testTransports checks that a segment over simulated nodes maps exactly
