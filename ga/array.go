@@ -40,6 +40,11 @@ type Array[T Elem] struct {
 	dead  bool
 	// mirrored: one copy per node, on the node's group (see mirror.go).
 	mirrored bool
+	// See handles.go: Deallocate's freed memory, an overlay's parent, and
+	// the read_only property.
+	freed    bool
+	parent   overlaid
+	readOnly bool
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's
@@ -190,9 +195,26 @@ func CreateIrreg[T Elem](name string, dims []int, starts [][]int) (*Array[T], er
 // allocate makes the array of map m on g once the processes agree: check is this
 // process's verdict on the properties, l their text.
 func allocate[T Elem](g *group, op, name string, m layout.Map, check error, l *args) (*Array[T], error) {
+	a := placed[T](g, name, m, check == nil)
+	if check == nil {
+		check = a.limit(op)
+	}
+	if err := agree(g, false, op, name, check, l); err != nil {
+		return nil, err
+	}
+	if err := a.malloc(op); err != nil {
+		return nil, err
+	}
+	a.id = g.register(a)
+	return a, nil
+}
+
+// placed is an array of map m on g without memory; with place, it knows
+// this process's blocks and storage.
+func placed[T Elem](g *group, name string, m layout.Map, place bool) *Array[T] {
 	var z T
 	a := &Array[T]{g: g, name: name, dims: m.Dims, m: m, es: int(unsafe.Sizeof(z))}
-	if check == nil {
+	if place {
 		me := g.rank
 		if lo, hi, ok := m.Block(me); ok {
 			a.lo, a.hi = lo, hi
@@ -201,28 +223,35 @@ func allocate[T Elem](g *group, op, name string, m layout.Map, check error, l *a
 		a.spans = m.Spans(me)
 		a.n = m.LocalSize(me)
 		a.bytes = a.es * a.n
-		// The memory limit is one more thing to agree on.
-		proc.mu.Lock()
-		used, limit := proc.used, proc.limit
-		proc.mu.Unlock()
-		if limit >= 0 && a.bytes > limit-used {
-			check = &Error{Op: op, Array: name, Err: ErrMemoryLimit,
-				Msg: fmt.Sprintf("%d bytes more would pass this process's memory limit (%d used of %d)", a.bytes, used, limit)}
-		}
 	}
-	if err := agree(g, false, op, name, check, l); err != nil {
-		return nil, err
+	return a
+}
+
+// limit is the memory limit's verdict on a's storage: one more thing to
+// agree on.
+func (a *Array[T]) limit(op string) error {
+	proc.mu.Lock()
+	used, limit := proc.used, proc.limit
+	proc.mu.Unlock()
+	if limit >= 0 && a.bytes > limit-used {
+		return &Error{Op: op, Array: a.name, Err: ErrMemoryLimit,
+			Msg: fmt.Sprintf("%d bytes more would pass this process's memory limit (%d used of %d)", a.bytes, used, limit)}
 	}
-	seg, err := g.rt.Malloc(a.bytes)
+	return nil
+}
+
+// malloc gives a its storage, once the processes agree.
+func (a *Array[T]) malloc(op string) error {
+	seg, err := a.g.rt.Malloc(a.bytes)
 	if err != nil {
-		return nil, &Error{Op: op, Array: name, Err: err, Msg: fmt.Sprintf("%d bytes on this process (%T %v): %v", a.bytes, z, a.dims, err)}
+		var z T
+		return &Error{Op: op, Array: a.name, Err: err, Msg: fmt.Sprintf("%d bytes on this process (%T %v): %v", a.bytes, z, a.dims, err)}
 	}
 	a.seg = seg
 	proc.mu.Lock()
 	proc.used += a.bytes
 	proc.mu.Unlock()
-	a.id = g.register(a)
-	return a, nil
+	return nil
 }
 
 // Duplicate makes an array with the same type, shape and distribution, with
@@ -251,21 +280,41 @@ func (a *Array[T]) Destroy() error {
 	if err != nil {
 		return err
 	}
-	if err := agree(g, false, "Destroy", a.Name(), a.valid("Destroy"), array(newArgs("Destroy"), "a", a)); err != nil {
+	if err := agree(g, false, "Destroy", a.Name(), a.handle("Destroy"), array(newArgs("Destroy"), "a", a)); err != nil {
 		return err
 	}
-	if err := a.seg.Free(); err != nil {
-		return err
+	if a.parent == nil && !a.freed {
+		if err := a.release(); err != nil {
+			return err
+		}
 	}
 	a.dead = true
-	proc.mu.Lock()
-	proc.used -= a.bytes
-	proc.mu.Unlock()
 	g.unregister(a.id)
 	return nil
 }
 
+// release frees a's storage.
+func (a *Array[T]) release() error {
+	if err := a.seg.Free(); err != nil {
+		return err
+	}
+	proc.mu.Lock()
+	proc.used -= a.bytes
+	proc.mu.Unlock()
+	return nil
+}
+
+// valid refuses an array that op cannot use: nil, destroyed, without
+// memory (see handles.go), or read-only for a call that writes it.
 func (a *Array[T]) valid(op string) error {
+	if err := a.handle(op); err != nil {
+		return err
+	}
+	return a.usable(op)
+}
+
+// handle refuses a nil or destroyed array: all that Destroy needs.
+func (a *Array[T]) handle(op string) error {
 	if a == nil {
 		return stateErr(op, "", ErrNil)
 	}

@@ -289,6 +289,15 @@
 // processes agree on (array numbers and types, dims, distribution, roots),
 // to SetDebugOutput's writer, os.Stderr by default.
 //
+// Deallocate frees an array's memory and keeps the array for Allocate;
+// Overlay makes an array in another's memory. SetProperty("read_only")
+// makes the calls that write the array itself (puts, accumulates,
+// scatters, the collectives on it alone) errors; it makes no copies, unlike
+// GA, which copies a read-only array to every node (here gets inside a
+// node read the owner's memory already, and a mirrored array is the copy
+// per node), and it does not check the results that calls on several
+// arrays write into it.
+//
 // # GA C names
 //
 // Every GA C call this package covers, and its goga spelling (a is an
@@ -469,6 +478,11 @@
 //	NGA_Create64, NGA_Put64, GA_Dgemm64, …  (none needed: goga's sizes and indices are Go ints, 64 bits wide, so every call is the 64-bit one)
 //	GA_Wtime                      (none needed: mpi.Wtime)
 //	GA_Error                      (none needed: calls return errors; mpi.Abort ends the job as GA_Error does)
+//	GA_Deallocate                 a.Deallocate (memory freed, the array kept)
+//	GA_Allocate (after GA_Deallocate)  a.Allocate
+//	GA_Overlay                    Overlay(b, parent) (b a *Builder; any two element types)
+//	GA_Set_property, GA_Unset_property  a.SetProperty("read_only"), a.UnsetProperty (writes refused; no copies made)
+//	GA_Assemble_duplicate         (not provided: it wraps memory the caller allocated, and goga's arrays live in the MPI windows it allocates itself)
 //	(Go only)                     SetDebugOutput (where the trace goes: os.Stderr by default)
 //	(Go only)                     a.BlockCyclic (whether the array is block-cyclic)
 //	(Go only)                     a.LocateBlock(sub) (the block that holds an element)

@@ -3,13 +3,15 @@ package ga
 import (
 	"fmt"
 
+	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/layout"
 )
 
 // Handles. A goga array is its *Array: GA's integer handle checks become
 // questions about the pointer, answered with an error or a bool instead of
 // an abort. An array is valid from its creation until its Destroy, or the
-// Terminate that destroys every array.
+// Terminate that destroys every array, except while Deallocate has taken
+// its memory (or its parent's, for an overlay).
 
 // CheckHandle returns an error wrapping ErrNil or ErrDestroyed, with msg
 // in its message, if a is not a live array (GA_Check_handle, which aborts
@@ -63,4 +65,180 @@ func (b *Builder[T]) checkDevice(op string) error {
 		return nil
 	}
 	return errorf(op, b.name, "memory device %q: goga has no devices, only \"host\" memory", b.device)
+}
+
+// Memory. Deallocate frees an array's memory and keeps the array, which
+// Allocate gives memory again, as GA_Deallocate and GA_Allocate do on a
+// handle; in between, every call but Allocate and Destroy refuses it
+// (ErrDestroyed). An overlay (Overlay) has its parent's memory: it is
+// refused once the parent is destroyed or deallocated, and its Destroy
+// frees nothing.
+
+// overlaid is what an overlay needs of its parent, whatever its type.
+type overlaid interface {
+	Valid() bool
+	Name() string
+	segment() *armci.Segment
+}
+
+func (a *Array[T]) segment() *armci.Segment { return a.seg }
+
+// usable refuses an array without memory, and a read-only one to a call
+// that writes it.
+func (a *Array[T]) usable(op string) error {
+	if a.freed {
+		return &Error{Op: op, Array: a.name, Err: ErrDestroyed, Msg: "its memory was freed by Deallocate (Allocate gives it memory again)"}
+	}
+	if p := a.parent; p != nil && (!p.Valid() || p.segment() != a.seg) {
+		return &Error{Op: op, Array: a.name, Err: ErrDestroyed, Msg: fmt.Sprintf("it overlays %q, whose memory was destroyed or deallocated", p.Name())}
+	}
+	if a.readOnly && writes[op] {
+		return errorf(op, a.name, "the array is read_only (UnsetProperty lifts it)")
+	}
+	return nil
+}
+
+// Deallocate frees the array's memory but keeps the array, with its name,
+// shape and distribution, for Allocate (GA_Deallocate). It is collective;
+// pending operations on the array must be complete. An overlay has no
+// memory of its own to free.
+func (a *Array[T]) Deallocate() error {
+	g, err := groupOf("Deallocate", a)
+	if err != nil {
+		return err
+	}
+	check := a.valid("Deallocate")
+	if check == nil && a.parent != nil {
+		check = errorf("Deallocate", a.name, "an overlay has no memory of its own (its parent %q has)", a.parent.Name())
+	}
+	if err := agree(g, false, "Deallocate", a.Name(), check, array(newArgs("Deallocate"), "a", a)); err != nil {
+		return err
+	}
+	if err := a.release(); err != nil {
+		return err
+	}
+	a.seg, a.freed = nil, true
+	return nil
+}
+
+// Allocate gives a deallocated array memory again (GA_Allocate on a handle
+// that GA_Deallocate freed); its elements are then undefined. It is
+// collective, and counts against the memory limit as creation does.
+func (a *Array[T]) Allocate() error {
+	g, err := groupOf("Allocate", a)
+	if err != nil {
+		return err
+	}
+	check := a.handle("Allocate")
+	if check == nil && !a.freed {
+		check = errorf("Allocate", a.name, "the array has its memory; Allocate follows Deallocate")
+	}
+	if check == nil {
+		check = a.limit("Allocate")
+	}
+	if err := agree(g, false, "Allocate", a.Name(), check, array(newArgs("Allocate"), "a", a)); err != nil {
+		return err
+	}
+	if err := a.malloc("Allocate"); err != nil {
+		return err
+	}
+	a.freed = false
+	return nil
+}
+
+// Overlay makes the array b describes in the memory of parent, which must
+// be of the same group and hold at least as many bytes as the new array
+// needs on every process (GA_Overlay). The two see the same bytes, each
+// through its own type and distribution. It is collective.
+func Overlay[T, P Elem](b *Builder[T], parent *Array[P]) (*Array[T], error) {
+	const op = "Overlay"
+	g, err := b.on(op)
+	if err != nil {
+		return nil, err
+	}
+	m, check := b.restrictedLayout(op, g.size())
+	if check == nil {
+		check = b.checkDevice(op)
+	}
+	if check == nil {
+		check = parent.valid(op)
+	}
+	if check == nil && parent.g != g {
+		check = errorf(op, b.name, "its parent %q lives on another group of processes", parent.name)
+	}
+	a := placed[T](g, b.name, m, check == nil)
+	if check == nil && a.bytes > parent.bytes {
+		check = errorf(op, b.name, "needs %d bytes on process %d; its parent %q has %d there", a.bytes, g.rank, parent.name, parent.bytes)
+	}
+	l := array(b.args(op).ints("ghosts", b.ghosts...).ints("restricted", b.restricted...), "parent", parent)
+	if err := agree(g, false, op, b.name, check, l); err != nil {
+		return nil, err
+	}
+	a.seg, a.parent, a.mirrored = parent.seg, parent, parent.mirrored
+	a.id = g.register(a)
+	return a, nil
+}
+
+// Properties. GA's one property, "read_only", lets GA copy an array to
+// every node, so that gets stay on the node. goga makes no copy: gets
+// inside a node already read the owner's memory directly, and a copy per
+// node is what a mirrored array (PgroupGetMirror) is. What read_only does
+// here is refuse the calls that write the array itself: one-sided puts,
+// accumulates, scatters and ReadInc, the releases that say memory was
+// written, and the collectives that change only it (the writes lists
+// them); a call that writes several arrays' results into it (Copy, Add,
+// the element-wise and linear-algebra calls) is not checked.
+
+// writes are the calls that read_only refuses.
+var writes = map[string]bool{
+	"Put": true, "Acc": true, "ReadInc": true, "Scatter": true, "ScatterAcc": true,
+	"PeriodicPut": true, "PeriodicAcc": true, "StridedPut": true, "StridedAcc": true,
+	"NbPut": true, "NbAcc": true,
+	"ReleaseUpdate": true, "ReleaseUpdateBlock": true, "ReleaseUpdateBlockGrid": true,
+	"ReleaseUpdateBlockSegment": true, "ReleaseUpdateGhosts": true, "ReleaseUpdateGhostElement": true,
+	"Zero": true, "Fill": true, "Scale": true, "ZeroPatch": true, "FillPatch": true, "ScalePatch": true,
+	"AbsValue": true, "AbsValuePatch": true, "AddConstant": true, "AddConstantPatch": true,
+	"Recip": true, "RecipPatch": true, "ShiftDiagonal": true, "ZeroDiagonal": true,
+	"Symmetrize": true, "Randomize": true, "PatchEnum": true, "MergeMirrored": true,
+}
+
+// SetProperty gives the array a property (GA_Set_property); "read_only" is
+// the one there is. It is collective: it completes every process's
+// operations first, as a sync does. An array has one property at a time.
+func (a *Array[T]) SetProperty(property string) error {
+	g, err := groupOf("SetProperty", a)
+	if err != nil {
+		return err
+	}
+	check := a.valid("SetProperty")
+	switch {
+	case check != nil:
+	case property != "read_only":
+		check = errorf("SetProperty", a.name, "property %q; the one property is \"read_only\"", property)
+	case a.readOnly:
+		check = errorf("SetProperty", a.name, "the array already has the property \"read_only\"")
+	}
+	if err := agree(g, true, "SetProperty", a.Name(), check, array(newArgs("SetProperty").str("property", property), "a", a)); err != nil {
+		return err
+	}
+	a.readOnly = true
+	return nil
+}
+
+// UnsetProperty takes the array's property away (GA_Unset_property). It is
+// collective, like SetProperty.
+func (a *Array[T]) UnsetProperty() error {
+	g, err := groupOf("UnsetProperty", a)
+	if err != nil {
+		return err
+	}
+	check := a.valid("UnsetProperty")
+	if check == nil && !a.readOnly {
+		check = errorf("UnsetProperty", a.name, "the array has no property")
+	}
+	if err := agree(g, true, "UnsetProperty", a.Name(), check, array(newArgs("UnsetProperty"), "a", a)); err != nil {
+		return err
+	}
+	a.readOnly = false
+	return nil
 }
