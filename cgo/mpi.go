@@ -588,31 +588,49 @@ func TypeSizeExtent(t Datatype) (size, lb, extent int, rc int) {
 
 // WinAllocate is MPI_Win_allocate; the window returns errors.
 func WinAllocate(size, dispUnit int, c Comm) (unsafe.Pointer, Win, int) {
-	var base unsafe.Pointer
+	var base address
 	var w C.goga_h
-	rc := C.goga_win_allocate(C.longlong(size), ci(dispUnit), h(uintptr(c)), &base, &w)
-	return base, Win(w), int(rc)
+	rc := C.goga_win_allocate(C.longlong(size), ci(dispUnit), h(uintptr(c)), base.out(), &w)
+	return base.of(size), Win(w), int(rc)
+}
+
+// address receives a base address from MPI as an integer, not in a Go
+// pointer: for no memory MPI may return any value (osc ucx returns 1), and
+// a Go pointer holding 1 crashes the garbage collector ("invalid pointer
+// found on stack") when it moves the goroutine's stack.
+type address C.uintptr_t
+
+// out is where MPI writes the address (a void **).
+func (a *address) out() *unsafe.Pointer { return (*unsafe.Pointer)(unsafe.Pointer(a)) }
+
+// of is the address as a pointer to size bytes: nil for none.
+func (a *address) of(size int) unsafe.Pointer {
+	if size <= 0 {
+		return nil
+	}
+	return *a.out()
 }
 
 // WinAllocateShared is MPI_Win_allocate_shared; noncontig sets the
 // alloc_shared_noncontig hint. The window returns errors.
 func WinAllocateShared(size, dispUnit int, noncontig bool, c Comm) (unsafe.Pointer, Win, int) {
-	var base unsafe.Pointer
+	var base address
 	var w C.goga_h
 	nc := 0
 	if noncontig {
 		nc = 1
 	}
-	rc := C.goga_win_allocate_shared(C.longlong(size), ci(dispUnit), ci(nc), h(uintptr(c)), &base, &w)
-	return base, Win(w), int(rc)
+	rc := C.goga_win_allocate_shared(C.longlong(size), ci(dispUnit), ci(nc), h(uintptr(c)), base.out(), &w)
+	return base.of(size), Win(w), int(rc)
 }
 
 // WinSharedQuery is MPI_Win_shared_query.
 func WinSharedQuery(w Win, rank int) (base unsafe.Pointer, size, dispUnit, rc int) {
 	var s C.longlong
 	var d C.int
-	rc = int(C.goga_win_shared_query(h(uintptr(w)), ci(rank), &s, &d, &base))
-	return base, int(s), int(d), rc
+	var b address
+	rc = int(C.goga_win_shared_query(h(uintptr(w)), ci(rank), &s, &d, b.out()))
+	return b.of(int(s)), int(s), int(d), rc
 }
 
 // WinCreate is MPI_Win_create on memory that must not be Go memory.
@@ -709,9 +727,11 @@ func Raccumulate(o unsafe.Pointer, oc int, ot Datatype, rank, disp, tc int, tt D
 
 // AllocMem is MPI_Alloc_mem.
 func AllocMem(n int) (unsafe.Pointer, int) {
-	var p unsafe.Pointer
-	rc := C.MPI_Alloc_mem(C.MPI_Aint(n), C.MPI_INFO_NULL, unsafe.Pointer(&p))
-	return p, int(rc)
+	// At least a byte, so that there is always memory to free.
+	n = max(n, 1)
+	var p address
+	rc := C.MPI_Alloc_mem(C.MPI_Aint(n), C.MPI_INFO_NULL, unsafe.Pointer(p.out()))
+	return p.of(n), int(rc)
 }
 
 // FreeMem is MPI_Free_mem.
