@@ -177,6 +177,9 @@ func testLarge(t *testing.T, rt *armci.Runtime) {
 	if me == 1 {
 		clear(s.Local()) // zeros between the rows
 	}
+	// Rank 0's rows must not land before the clearing: under load they
+	// did, and were cleared.
+	must(t, rt.Barrier())
 	step("PutS", 4, 1, true, func() error { return armci.PutS(s, 1, 0, buf, p) })
 	get("NbGetS", 4, 1, func() error { return wait(armci.NbGetS(s, 1, 0, buf, p)) })
 	must(t, s.Free())
