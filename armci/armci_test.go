@@ -559,6 +559,17 @@ func testZeroSize(t *testing.T, rt *armci.Runtime) {
 		got := make([]byte, r*100)
 		must(t, armci.Get(s, r, 0, got))
 		sameBytes(t, "part of rank "+itoa(r), got, expected(r))
+		// Where this process maps rank r's part, it reads it in place.
+		part, ok := armci.PartAs[byte](s, r)
+		if ok != s.Mapped(r) {
+			t.Errorf("PartAs(%d): ok %v, Mapped %v", r, ok, s.Mapped(r))
+		}
+		if ok {
+			sameBytes(t, "PartAs of rank "+itoa(r), part, expected(r))
+		}
+		if words, ok := armci.PartAs[int64](s, r); ok && r*100%8 != 0 {
+			t.Errorf("PartAs[int64](%d) of %d bytes: %d words, want not ok", r, r*100, len(words))
+		}
 	}
 	// A segment that is empty everywhere.
 	z := malloc(t, rt, 0)

@@ -415,11 +415,27 @@ func LocalAs[T any](s *Segment) ([]T, error) {
 	if err := s.valid("LocalAs"); err != nil {
 		return nil, err
 	}
-	b := s.Local()
+	return as[T]("LocalAs", s.Local())
+}
+
+// PartAs returns rank's part as a slice of T where this process maps it
+// (shared memory, as MPI_Win_shared_query gives it), for direct loads and
+// stores; ok is false where it reaches the part through MPI, or the part is
+// not a whole number of T. Synchronize as for Local.
+func PartAs[T any](s *Segment, rank int) (part []T, ok bool) {
+	if !s.Mapped(rank) {
+		return nil, false
+	}
+	part, err := as[T]("PartAs", s.to[rank].(*mapped).part)
+	return part, err == nil
+}
+
+// as views b as a slice of T.
+func as[T any](op string, b []byte) ([]T, error) {
 	var z T
 	n := int(unsafe.Sizeof(z))
 	if len(b)%n != 0 {
-		return nil, argErr("LocalAs", "T", "%d bytes is not a whole number of %T", len(b), z)
+		return nil, argErr(op, "T", "%d bytes is not a whole number of %T", len(b), z)
 	}
 	if len(b) == 0 {
 		return []T{}, nil

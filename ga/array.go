@@ -45,6 +45,9 @@ type Array[T Elem] struct {
 	freed    bool
 	parent   overlaid
 	readOnly bool
+	// faces holds the slabs of this process's block that its neighbours
+	// copy into their halos (see exchangeGhosts), from the first update on.
+	faces *armci.Segment
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's
@@ -287,6 +290,12 @@ func (a *Array[T]) Destroy() error {
 		if err := a.release(); err != nil {
 			return err
 		}
+	}
+	if a.faces != nil {
+		if err := a.faces.Free(); err != nil {
+			return err
+		}
+		a.faces = nil
 	}
 	a.dead = true
 	g.unregister(a.id)

@@ -3,7 +3,9 @@ package ga
 import (
 	"slices"
 	"strconv"
+	"unsafe"
 
+	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/layout"
 )
 
@@ -11,10 +13,11 @@ import (
 // process with a halo of width[d] elements on each side along dimension d,
 // copies of the neighbours' elements. The halo is part of the layout's
 // storage only: every patch, one-sided operation and collective sees the
-// array's own elements and nothing else. An update copies each piece of the
-// halo (a face, an edge or a corner, one per neighbour) from the neighbour's
-// storage into the process's own with one armci Get, strided where it must
-// be; over shared memory that is one memory copy per piece. As in GA, the
+// array's own elements and nothing else. An update fills each piece of the
+// halo (a face, an edge or a corner, one per neighbour) from the slab of the
+// neighbour's block beside it, which the neighbour packs first into a
+// buffer of its own (see exchangeGhosts); over shared memory that is one
+// memory copy on each side per piece. As in GA, the
 // update always wraps around: the halo past an end of the array holds the
 // other end's elements; an application that wants fixed boundaries ignores
 // (or overwrites) the outer halo, or makes dimensions not periodic with
@@ -139,41 +142,267 @@ func (a *Array[T]) UpdateGhostDir(dim, side int, corners bool) error {
 // process's halo in the directions that want picks.
 func (a *Array[T]) updateGhosts(op string, l *args, check error, want func(dir []int) bool) error {
 	return a.collective(op, l, check, func(local []T) error {
-		return a.eachGhost(want, func(p layout.GhostPiece, at int, ld []int) error {
-			return a.Get(p.Lo, p.Hi, local[at:], ld)
-		})
+		if a.m.GhostWidths() == nil {
+			return nil
+		}
+		return a.exchangeGhosts(op, local, want)
 	})
 }
 
+// exchangeGhosts fills the pieces of every process's halo in the
+// directions that want picks. A piece copied straight from a neighbour's
+// block is, for a face across a row-major block (a column of a 2-D array),
+// one element from each of thousands of the neighbour's rows: on a node,
+// as many cache lines pulled from another core, each several times the
+// cost of the copy. So each process first packs the faces its neighbours
+// read into a buffer of its own, and after a barrier every process copies
+// each of its pieces from the neighbour's buffer, where it is contiguous,
+// into its halo: directly where the buffer is mapped, with one strided Get
+// where it is not. Pieces a process fills from its own block (a periodic
+// dimension with one block) are copied in place. All processes take part,
+// those that own nothing included: the buffers are made, collectively, at
+// the first update.
+func (a *Array[T]) exchangeGhosts(op string, local []T, want func(dir []int) bool) error {
+	if a.faces == nil {
+		n := 0
+		if a.lo != nil {
+			n = a.n - layout.Volume(a.lo, a.hi)
+		}
+		seg, err := a.g.rt.Malloc(n * a.es)
+		if err != nil {
+			return errorf(op, a.name, "the buffer of faces (%d bytes): %v", n*a.es, err)
+		}
+		a.faces = seg
+	}
+	nd := len(a.dims)
+	var ext, pitch [MaxDim]int // this process's storage
+	back := make([]int, nd)
+	var pairs pairing[T]
+	if a.lo != nil {
+		me := a.own[0]
+		a.m.Place(a.m.BlockCoords(me), nil, ext[:nd])
+		pitchesOf(ext[:nd], pitch[:nd])
+		faces, err := armci.LocalAs[T](a.faces)
+		if err != nil {
+			return errorf(op, a.name, "%v", err)
+		}
+		layout.Directions(nd, func(dir []int) {
+			for d, s := range dir {
+				back[d] = -s
+			}
+			r := a.m.Neighbour(me, dir)
+			if _, ok := a.m.Ghost(r, back); !ok || !want(back) || a.m.BlockOwner(r) == a.g.rank {
+				return
+			}
+			f := a.m.Face(me, dir)
+			b := box[T]{dst: faces[f.Off:], src: local[offsetOf(f.At, pitch[:nd]):], spitch: pitch}
+			pitchesOf(f.Count, b.dpitch[:nd])
+			pairs.copy(dir, f.Count, b)
+		})
+		pairs.flush()
+	}
+	if err := a.g.rt.Barrier(); err != nil {
+		return errorf(op, a.name, "%v", err)
+	}
+	var count [MaxDim]int
+	err := a.eachGhost(want, func(dir []int, p layout.GhostPiece, at int, _ []int) error {
+		for d := range nd {
+			count[d] = p.Hi[d] - p.Lo[d] + 1
+		}
+		b := box[T]{dst: local[at:], dpitch: pitch}
+		q := a.m.BlockAt(p.Lo)
+		owner := a.m.BlockOwner(q)
+		if owner == a.g.rank {
+			var from [MaxDim]int
+			for d, w := range a.m.GhostWidths() {
+				from[d] = p.Lo[d] - a.lo[d] + w
+			}
+			b.src, b.spitch = local[offsetOf(from[:nd], pitch[:nd]):], pitch
+			pairs.copy(dir, count[:nd], b)
+			return nil
+		}
+		for d, s := range dir {
+			back[d] = -s
+		}
+		f := a.m.Face(q, back)
+		pitchesOf(count[:nd], b.spitch[:nd])
+		if part, ok := armci.PartAs[T](a.faces, owner); ok {
+			b.src = part[f.Off:]
+			pairs.copy(dir, count[:nd], b)
+			return nil
+		}
+		s := armci.Strided{Count: []int{count[nd-1] * a.es}}
+		for d := nd - 2; d >= 0; d-- {
+			s.Count = append(s.Count, count[d])
+			s.LocalStride = append(s.LocalStride, pitch[d]*a.es)
+			s.RemoteStride = append(s.RemoteStride, b.spitch[d]*a.es)
+		}
+		return armci.GetS(a.faces, owner, f.Off*a.es, b.dst, s)
+	})
+	pairs.flush()
+	return err
+}
+
+// box is a copy of a box of elements from src, whose pitches are spitch, to
+// dst, whose pitches are dpitch; both start at the box's first element.
+type box[T any] struct {
+	dst, src       []T
+	dpitch, spitch [MaxDim]int
+}
+
+// pairing copies the boxes of a halo's pieces or a block's faces, given in
+// the order of layout.Directions, holding one whose direction is -1 along
+// the last dimension until its partner, +1 there and the same elsewhere,
+// comes next (past the one between, 0 there): the two are copied in one
+// walk.
+// Such a pair is a block's two faces across its rows (a 2-D block's left
+// and right columns), and one walk down both touches the end of each row
+// and the start of the next together, in the same page and often the same
+// cache line, where two walks would miss twice as often.
+type pairing[T any] struct {
+	held  bool
+	nd    int
+	dir   [MaxDim]int
+	count [MaxDim]int
+	first box[T]
+}
+
+func (p *pairing[T]) copy(dir, count []int, b box[T]) {
+	nd := len(dir)
+	if p.held && dir[nd-1] == 1 && slices.Equal(p.dir[:nd-1], dir[:nd-1]) && slices.Equal(p.count[:nd], count) {
+		p.held = false
+		copyBoxes(count, &p.first, &b)
+		return
+	}
+	if p.held && dir[nd-1] == 0 && slices.Equal(p.dir[:nd-1], dir[:nd-1]) {
+		copyBoxes(count, &b, nil) // between the pair in Directions' order
+		return
+	}
+	p.flush()
+	if dir[nd-1] == -1 {
+		p.held, p.nd = true, nd
+		copy(p.dir[:nd], dir)
+		copy(p.count[:nd], count)
+		p.first = b
+		return
+	}
+	copyBoxes(count, &b, nil)
+}
+
+// flush copies the box held, if any.
+func (p *pairing[T]) flush() {
+	if p.held {
+		p.held = false
+		copyBoxes(p.count[:p.nd], &p.first, nil)
+	}
+}
+
+// pitchesOf sets pitch to the row-major pitches, in elements, of a box of
+// extents ext.
+func pitchesOf(ext, pitch []int) {
+	p := 1
+	for d := len(ext) - 1; d >= 0; d-- {
+		pitch[d] = p
+		p *= ext[d]
+	}
+}
+
+// offsetOf is the element offset of sub in storage of the given pitches.
+func offsetOf(sub, pitch []int) int {
+	at := 0
+	for d, x := range sub {
+		at += x * pitch[d]
+	}
+	return at
+}
+
+// copyBoxes copies box a, and b if not nil, of extents count, walking their
+// rows together.
+func copyBoxes[T any](count []int, a, b *box[T]) {
+	nd := len(count)
+	if slices.Contains(count, 0) {
+		return
+	}
+	n := count[nd-1]
+	var z T
+	es := int(unsafe.Sizeof(z))
+	var sub [MaxDim]int
+	for {
+		sa, da, sb, db := 0, 0, 0, 0
+		for k := range nd - 1 {
+			sa += sub[k] * a.spitch[k]
+			da += sub[k] * a.dpitch[k]
+			if b != nil {
+				sb += sub[k] * b.spitch[k]
+				db += sub[k] * b.dpitch[k]
+			}
+		}
+		if n == 1 && nd > 1 {
+			// Single elements down the second-last dimension: its whole
+			// extent here rather than one element per turn of the walk.
+			// Unchecked: the first and last elements of each of the four
+			// columns are checked here, and checks on every element cost
+			// more than the copies that stay in cache.
+			k, m := nd-2, count[nd-2]
+			_, _ = a.src[sa+(m-1)*a.spitch[k]], a.dst[da+(m-1)*a.dpitch[k]]
+			as, ad := unsafe.Pointer(&a.src[sa]), unsafe.Pointer(&a.dst[da])
+			asp, adp := a.spitch[k]*es, a.dpitch[k]*es
+			if b == nil {
+				for i := range m {
+					*(*T)(unsafe.Add(ad, i*adp)) = *(*T)(unsafe.Add(as, i*asp))
+				}
+			} else {
+				_, _ = b.src[sb+(m-1)*b.spitch[k]], b.dst[db+(m-1)*b.dpitch[k]]
+				bs, bd := unsafe.Pointer(&b.src[sb]), unsafe.Pointer(&b.dst[db])
+				bsp, bdp := b.spitch[k]*es, b.dpitch[k]*es
+				for i := range m {
+					*(*T)(unsafe.Add(ad, i*adp)) = *(*T)(unsafe.Add(as, i*asp))
+					*(*T)(unsafe.Add(bd, i*bdp)) = *(*T)(unsafe.Add(bs, i*bsp))
+				}
+			}
+			sub[k] = m - 1
+		} else {
+			copy(a.dst[da:da+n], a.src[sa:sa+n])
+			if b != nil {
+				copy(b.dst[db:db+n], b.src[sb:sb+n])
+			}
+		}
+		k := nd - 2
+		for ; k >= 0; k-- {
+			if sub[k]++; sub[k] < count[k] {
+				break
+			}
+			sub[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}
+
 // eachGhost calls f for every non-empty piece of this process's halo in a
-// direction that want picks, with the piece's offset in the local storage
-// and the storage's leading dimensions.
-func (a *Array[T]) eachGhost(want func(dir []int) bool, f func(p layout.GhostPiece, at int, ld []int) error) error {
+// direction that want picks, with its direction, its offset in the local
+// storage and the storage's leading dimensions.
+func (a *Array[T]) eachGhost(want func(dir []int) bool, f func(dir []int, p layout.GhostPiece, at int, ld []int) error) error {
 	if a.lo == nil || a.m.GhostWidths() == nil {
 		return nil
 	}
 	nd := len(a.dims)
 	ext := make([]int, nd)
 	a.m.Place(a.m.BlockCoords(a.own[0]), nil, ext)
-	three := slices.Repeat([]int{3}, nd)
-	dir := make([]int, nd)
-	for k := range layout.Product(three) {
-		for d, x := range layout.Unravel(three, k) {
-			dir[d] = x - 1
-		}
+	var err error
+	layout.Directions(nd, func(dir []int) {
 		p, ok := a.m.Ghost(a.own[0], dir)
-		if !ok || !want(dir) {
-			continue
+		if err != nil || !ok || !want(dir) {
+			return
 		}
 		at := 0
 		for d := range nd {
 			at = at*ext[d] + p.At[d]
 		}
-		if err := f(p, at, ext[1:]); err != nil {
-			return err
-		}
-	}
-	return nil
+		err = f(dir, p, at, ext[1:])
+	})
+	return err
 }
 
 // NbGetGhostDir starts filling the piece of this process's halo in
@@ -218,7 +447,7 @@ func (a *Array[T]) nbGhosts(want func(dir []int) bool) (*Handle, error) {
 		return nil, err
 	}
 	h := &Handle{}
-	err = a.eachGhost(want, func(p layout.GhostPiece, at int, ld []int) error {
+	err = a.eachGhost(want, func(_ []int, p layout.GhostPiece, at int, ld []int) error {
 		x, err := a.NbGet(p.Lo, p.Hi, local[at:], ld)
 		if err == nil {
 			h.hs = append(h.hs, x.hs...)
@@ -341,30 +570,11 @@ func (a *Array[T]) GetGhostBlock(lo, hi []int, buf []T, ld []int) error {
 	if err != nil {
 		return err
 	}
-	spitch[nd-1] = 1
-	for d := nd - 2; d >= 0; d-- {
-		spitch[d] = spitch[d+1] * ext[d+1]
-	}
-	// Row by row along the last dimension.
-	var sub [MaxDim]int
-	for {
-		src, dst := at[nd-1], 0
-		for d := range nd - 1 {
-			src += (at[d] + sub[d]) * spitch[d]
-			dst += sub[d] * b.Pitch[d]
-		}
-		copy(buf[dst:dst+count[nd-1]], local[src:src+count[nd-1]])
-		d := nd - 2
-		for ; d >= 0; d-- {
-			if sub[d]++; sub[d] < count[d] {
-				break
-			}
-			sub[d] = 0
-		}
-		if d < 0 {
-			return nil
-		}
-	}
+	pitchesOf(ext, spitch[:nd])
+	src := box[T]{dst: buf, src: local[offsetOf(at[:nd], spitch[:nd]):], spitch: spitch}
+	copy(src.dpitch[:nd], b.Pitch[:nd])
+	copyBoxes(count[:nd], &src, nil)
+	return nil
 }
 
 // ReleaseGhosts ends an AccessGhosts that only read (NGA_Release_ghosts).

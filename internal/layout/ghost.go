@@ -142,3 +142,95 @@ func (m Map) Ghost(i int, dir []int) (GhostPiece, bool) {
 	}
 	return p, moved
 }
+
+// Directions calls f with every direction around a block of nd dimensions
+// (-1, 0 or +1 along each, not all 0), in row-major order with -1 first;
+// f must not keep dir.
+func Directions(nd int, f func(dir []int)) {
+	three := slices.Repeat([]int{3}, nd)
+	dir := make([]int, nd)
+	for k := range Product(three) {
+		centre := true
+		for d, x := range Unravel(three, k) {
+			dir[d] = x - 1
+			centre = centre && x == 1
+		}
+		if !centre {
+			f(dir)
+		}
+	}
+}
+
+// Neighbour returns the block next to block i in direction dir, wrapping
+// around the ends of the grid of blocks.
+func (m Map) Neighbour(i int, dir []int) int {
+	c := m.BlockCoords(i)
+	for d, s := range m.Starts {
+		c[d] = (c[d] + dir[d] + len(s)) % len(s)
+	}
+	return m.Index(c)
+}
+
+// Face is the slab of a block's own elements beside one of its sides: what
+// the neighbour on that side copies into the piece of its halo that faces
+// the block. At is its first element in the block's storage coordinates
+// (as GhostPiece's), Count its extents, and Off where it starts when all
+// the block's faces are packed one after another, row-major each, in the
+// order of Directions, into as many elements as the block's halo has.
+type Face struct {
+	At, Count []int
+	Off       int
+}
+
+// Face returns block i's face in direction dir (not all 0), on a map with
+// ghost cells: width[d] elements thick along each dimension d where dir[d]
+// is not 0, the block's whole extent where it is.
+func (m Map) Face(i int, dir []int) Face {
+	w := m.deal.(Ghosts).Width
+	c := m.BlockCoords(i)
+	nd := len(dir)
+	f := Face{At: make([]int, nd), Count: make([]int, nd)}
+	ext := make([]int, nd)
+	for d := range nd {
+		lo, hi := m.BlockRange(d, c[d])
+		ext[d] = hi - lo + 1
+	}
+	// side is the face's thickness along d on side s; a dimension's three
+	// sides together span its storage extent, ext + 2w.
+	side := func(d, s int) int {
+		if s == 0 {
+			return ext[d]
+		}
+		return w[d]
+	}
+	// The faces before dir: those that agree with it on the dimensions
+	// before d and come before it along d, whatever they are past d.
+	inner, past := 1, 1
+	for d := range nd {
+		past *= ext[d] + 2*w[d]
+	}
+	for d, s := range dir {
+		past /= ext[d] + 2*w[d]
+		for b := -1; b < s; b++ {
+			f.Off += inner * side(d, b) * past
+		}
+		inner *= side(d, s)
+		f.Count[d] = side(d, s)
+		f.At[d] = w[d]
+		if s > 0 {
+			f.At[d] = ext[d]
+		}
+	}
+	// The block's own elements, dir all 0, are not a face: take them out
+	// where they come before dir, which they do when dir's first nonzero
+	// entry is +1.
+	for _, s := range dir {
+		if s != 0 {
+			if s > 0 {
+				f.Off -= Product(ext)
+			}
+			break
+		}
+	}
+	return f
+}

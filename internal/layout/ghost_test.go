@@ -6,6 +6,19 @@ import (
 	"testing"
 )
 
+// ghostCases are arrays with ghost cells: dims, widths and block starts.
+var ghostCases = []struct {
+	dims, width []int
+	starts      [][]int
+}{
+	{[]int{2, 4}, []int{1, 1}, [][]int{{0}, {0, 2}}},
+	{[]int{9}, []int{2}, [][]int{{0, 3, 5}}},
+	{[]int{7, 6}, []int{2, 0}, [][]int{{0, 2, 4}, {0, 3}}},
+	{[]int{5, 6, 4}, []int{1, 3, 2}, [][]int{{0, 2}, {0, 3}, {0}}},
+	{[]int{3, 3}, []int{3, 1}, [][]int{{0}, {0, 1, 2}}},
+	{[]int{4, 3, 2, 5}, []int{1, 1, 0, 2}, [][]int{{0, 2}, {0}, {0, 1}, {0, 2}}},
+}
+
 // fillHalo plays every piece of block i's halo into a model of its storage, each cell holding the C-order index of
 // the element it copies, and returns the model (-1: not written) with the
 // storage's extents. It fails if two pieces write one cell.
@@ -49,16 +62,7 @@ func fillHalo(t *testing.T, m Map, i int) ([]int, []int) {
 // leave the block's own cells alone; with a fixed dimension, the cells
 // past its ends are left too.
 func TestGhostPieces(t *testing.T) {
-	for _, tc := range []struct {
-		dims, width []int
-		starts      [][]int
-	}{
-		{[]int{2, 4}, []int{1, 1}, [][]int{{0}, {0, 2}}},
-		{[]int{9}, []int{2}, [][]int{{0, 3, 5}}},
-		{[]int{7, 6}, []int{2, 0}, [][]int{{0, 2, 4}, {0, 3}}},
-		{[]int{5, 6, 4}, []int{1, 3, 2}, [][]int{{0, 2}, {0, 3}, {0}}},
-		{[]int{3, 3}, []int{3, 1}, [][]int{{0}, {0, 1, 2}}},
-	} {
+	for _, tc := range ghostCases {
 		periodic, err := WithGhosts(Map{Dims: tc.dims, Starts: tc.starts}, tc.width)
 		if err != nil {
 			t.Fatal(err)
@@ -126,5 +130,58 @@ func TestWithGhostsRefuses(t *testing.T) {
 	m, err = WithGhosts(plain, []int{5, 3})
 	if err != nil || m.BlockCyclic() || fmt.Sprint(m.GhostWidths()) != "[5 3]" {
 		t.Errorf("widths of whole blocks: %v, cyclic %v, widths %v", err, m.BlockCyclic(), m.GhostWidths())
+	}
+}
+
+// TestFaces checks that a block's faces, packed in the order of
+// Directions, lie one after another and fill exactly its halo's size, and
+// that each face holds the elements that the neighbour on its side copies
+// into the piece of its halo facing the block.
+func TestFaces(t *testing.T) {
+	for _, tc := range ghostCases {
+		t.Run(fmt.Sprint(tc.dims, tc.width), func(t *testing.T) {
+			m, err := WithGhosts(Map{Dims: tc.dims, Starts: tc.starts}, tc.width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nd := len(tc.dims)
+			for i := range m.Blocks() {
+				lo, hi := m.Patch(i)
+				next := 0
+				Directions(nd, func(dir []int) {
+					f := m.Face(i, dir)
+					if f.Off != next {
+						t.Errorf("block %d dir %v: face at %d, want %d", i, dir, f.Off, next)
+					}
+					next += Product(f.Count)
+					// The neighbour's piece facing the block copies
+					// exactly the face's elements.
+					back := make([]int, nd)
+					for d := range dir {
+						back[d] = -dir[d]
+					}
+					p, ok := m.Ghost(m.Neighbour(i, dir), back)
+					if !ok {
+						if Product(f.Count) != 0 {
+							t.Errorf("block %d dir %v: no piece faces a face of %v elements", i, dir, f.Count)
+						}
+						return
+					}
+					if m.BlockAt(p.Lo) != i {
+						t.Errorf("block %d dir %v: the facing piece %v..%v is not block %d's", i, dir, p.Lo, p.Hi, i)
+					}
+					for d := range nd {
+						want := lo[d] + f.At[d] - tc.width[d]
+						if p.Lo[d] != want || p.Hi[d]-p.Lo[d]+1 != f.Count[d] {
+							t.Errorf("block %d dir %v dim %d: piece [%d, %d], face from %d count %d (block [%d, %d])",
+								i, dir, d, p.Lo[d], p.Hi[d], want, f.Count[d], lo[d], hi[d])
+						}
+					}
+				})
+				if want := m.LocalSize(m.BlockOwner(i)) - Volume(lo, hi); next != want {
+					t.Errorf("block %d: faces hold %d elements, the halo %d", i, next, want)
+				}
+			}
+		})
 	}
 }
