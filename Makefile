@@ -31,9 +31,17 @@ vet:
 # The two-node pass runs the suites that cross the network again with their
 # ranks on two nodes simulated on this machine (internal/mpitest's TwoNodes).
 TWO_NODE_PKGS ?= ./mpi ./armci ./ga ./blacs ./scalapack ./peigs
+# The MPICH pass builds with -tags mpich against Debian's MPICH, installed
+# beside Open MPI, and runs the suites that do not go through MPI RMA, which
+# Debian's MPICH 4.0.2 gets wrong (mpitest.MPICHRMABug): armci's and ga's
+# one-sided paths, and so everything above them, stay on Open MPI.
+MPICH_PKGS ?= ./mpi ./blacs ./scalapack ./internal/...
 test: deps fmt-check vet
 	$(GO) test -count=1 -timeout 30m ./...
 	GOGA_MPITEST_NODES=2 $(GO) test -count=1 -timeout 30m $(TWO_NODE_PKGS)
+	scripts/install-deps.sh --mpich
+	$(GO) vet -tags mpich ./...
+	$(GO) test -tags mpich -count=1 -timeout 20m $(MPICH_PKGS)
 	$(GO) test -run '^$$' -fuzz '^FuzzBufferOf$$' -fuzztime 20s ./internal/layout
 
 # Longer fuzzing of the transfer layout checks (FUZZTIME, default 5m).

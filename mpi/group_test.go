@@ -254,7 +254,8 @@ func testGroupBadRanks(t *testing.T, wg *mpi.Group) {
 			t.Errorf("Excl %s returned a group", tc.name)
 		}
 	}
-	for _, bad := range [][]int{{n}, {-1}, {0, n}} {
+	// -7: negative and no MPI constant (-1 is MPICH's MPI_PROC_NULL).
+	for _, bad := range [][]int{{n}, {-7}, {0, n}} {
 		_, err := wg.TranslateRanks(bad, wg)
 		wantArgErr(t, "TranslateRanks", err, "ranks", nil)
 	}

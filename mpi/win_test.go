@@ -114,6 +114,11 @@ func TestRMA(t *testing.T) {
 				}
 				must(t, w.Free())
 
+				badInput(t, k)
+				if k.shared {
+					sharedQuery(t, k)
+				}
+				mpitest.SkipUnderMPICH(t, mpitest.MPICHRMABug)
 				rmaSuite[int32](t, k)
 				rmaSuite[int64](t, k)
 				rmaSuite[float64](t, k)
@@ -123,11 +128,7 @@ func TestRMA(t *testing.T) {
 				atomicity[int64](t, k)
 				atomicity[float64](t, k)
 				zeroSizes(t, k)
-				badInput(t, k)
 				stackBuffers(t, k)
-				if k.shared {
-					sharedQuery(t, k)
-				}
 			})
 		}
 		winCreate(t)
@@ -744,7 +745,8 @@ func badInput(t *testing.T, k winKind) {
 		tg := (me + 1) % n
 		must(t, w.LockAll(0))
 		one, two := []float64{-1}, []float64{-1, -1}
-		for _, r := range []int{n, -1, -5, math.MaxInt32 + 1} {
+		// -7: negative and no MPI constant (-1 is MPICH's MPI_PROC_NULL).
+		for _, r := range []int{n, -7, -5, math.MaxInt32 + 1} {
 			wantArgErr(t, "Put rank", mpi.Put(w, one, r, 0), "rank", nil)
 			wantArgErr(t, "Get rank", mpi.Get(w, one, r, 0), "rank", nil)
 			wantArgErr(t, "Accumulate rank", mpi.Accumulate(w, one, r, 0, mpi.Sum), "rank", nil)
@@ -921,6 +923,7 @@ func sharedQuery(t *testing.T, k winKind) {
 // winCreate: a window over memory from AllocMem.
 func winCreate(t *testing.T) {
 	t.Run("WinCreate", func(t *testing.T) {
+		mpitest.SkipUnderMPICH(t, mpitest.MPICHRMABug)
 		world := mpi.World()
 		n, me := world.Size(), world.Rank()
 		const L = 6

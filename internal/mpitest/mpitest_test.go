@@ -94,6 +94,9 @@ func TestLauncher(t *testing.T) {
 	for _, tr := range []mpitest.Transport{mpitest.SharedMemory, mpitest.TCP} {
 		// Over TCP, UCX is loaded: its signal handlers must not take Go's.
 		t.Run("recover/"+tr.String(), func(t *testing.T) {
+			if mpitest.MPICH() && tr != mpitest.SharedMemory {
+				t.Skipf("under MPICH only shared memory runs")
+			}
 			dir := t.TempDir()
 			t.Setenv("GOGA_MPITEST_PASSDIR", dir)
 			res, err := launch(t, "recover", 2, time.Minute, tr)
