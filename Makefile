@@ -5,7 +5,7 @@ NP ?= 4
 ANCHOR ?= ../shared/anchor
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
+.PHONY: all deps build demo examples test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
 
 all: build
 
@@ -21,6 +21,19 @@ build: deps
 DEMO_FLAGS ?=
 demo: build
 	./mpirun.sh -np $(NP) bin/demo $(DEMO_FLAGS)
+
+# The example programs (examples/README.md), built into bin/; make
+# example-NAME runs one on $(NP) ranks with ARGS.
+EXAMPLES := jacobi taskpool matmul mixed cinterop
+ARGS ?=
+examples: deps
+	@mkdir -p bin
+	for e in $(EXAMPLES); do $(GO) build -o bin/$$e ./examples/$$e || exit 1; done
+
+example-%: deps
+	@mkdir -p bin
+	$(GO) build -o bin/$* ./examples/$*
+	./mpirun.sh -np $(NP) bin/$* $(ARGS)
 
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
