@@ -46,20 +46,14 @@ import (
 	"unsafe"
 
 	"github.com/goga-hpc/goga/ga"
-	"github.com/goga-hpc/goga/mpi"
+	"github.com/goga-hpc/goga/internal/program"
 )
 
 var n = flag.Int("n", 1000, "elements of the array (at most 100000, for exact sums)")
 
 func main() {
 	flag.Parse()
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "cinterop:", err)
-		if mpi.Initialized() && !mpi.Finalized() {
-			mpi.Abort(1)
-		}
-		os.Exit(1)
-	}
+	program.Main("cinterop", 1, func() error { return run(os.Stdout) })
 }
 
 func run(out io.Writer) error {

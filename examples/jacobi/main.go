@@ -20,6 +20,7 @@ import (
 	"os"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -32,13 +33,7 @@ var (
 
 func main() {
 	flag.Parse()
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "jacobi:", err)
-		if mpi.Initialized() && !mpi.Finalized() {
-			mpi.Abort(1)
-		}
-		os.Exit(1)
-	}
+	program.Main("jacobi", 1, func() error { return run(os.Stdout) })
 }
 
 // exact is the harmonic function whose boundary values the grid holds.

@@ -19,6 +19,7 @@ import (
 	"os"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -29,13 +30,7 @@ var (
 
 func main() {
 	flag.Parse()
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "matmul:", err)
-		if mpi.Initialized() && !mpi.Finalized() {
-			mpi.Abort(1)
-		}
-		os.Exit(1)
-	}
+	program.Main("matmul", 1, func() error { return run(os.Stdout) })
 }
 
 func run(out io.Writer) error {

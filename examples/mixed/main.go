@@ -21,6 +21,7 @@ import (
 	"os"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -28,13 +29,7 @@ var n = flag.Int("n", 1000000, "sum i² for i below this")
 
 func main() {
 	flag.Parse()
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "mixed:", err)
-		if mpi.Initialized() && !mpi.Finalized() {
-			mpi.Abort(1)
-		}
-		os.Exit(1)
-	}
+	program.Main("mixed", 1, func() error { return run(os.Stdout) })
 }
 
 // The message tags of the MPI half.

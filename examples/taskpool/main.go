@@ -19,6 +19,7 @@ import (
 	"os"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -26,13 +27,7 @@ var tasks = flag.Int("tasks", 500, "number of tasks")
 
 func main() {
 	flag.Parse()
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "taskpool:", err)
-		if mpi.Initialized() && !mpi.Finalized() {
-			mpi.Abort(1)
-		}
-		os.Exit(1)
-	}
+	program.Main("taskpool", 1, func() error { return run(os.Stdout) })
 }
 
 // cost is task k's size: uneven, and not in step with any process count.
