@@ -5,7 +5,7 @@ NP ?= 4
 ANCHOR ?= ../shared/anchor
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo examples test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
 
 all: build
 
@@ -34,6 +34,14 @@ example-%: deps
 	@mkdir -p bin
 	$(GO) build -o bin/$* ./examples/$*
 	./mpirun.sh -np $(NP) bin/$* $(ARGS)
+
+# A picture of a distribution (cmd/gadraw, which starts mpirun itself on
+# $(NP) ranks): make draw NP=6 DRAW_FLAGS='-dims 100,80 -ghosts 2,2 -o bin/a'
+DRAW_FLAGS ?=
+draw: deps
+	@mkdir -p bin
+	$(GO) build -o bin/gadraw ./cmd/gadraw
+	bin/gadraw -np $(NP) $(DRAW_FLAGS)
 
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
