@@ -11,16 +11,21 @@ import (
 // The examples run as written on any number of processes; under go test
 // they run on one.
 
-func ExampleGridInit() {
+// row starts MPI and puts all n processes in one row: n columns, numbered
+// row-major.
+func row() *blacs.Grid {
 	if _, err := mpi.Init(); err != nil {
 		log.Fatal(err)
 	}
-	// All processes in one row: n columns, numbered row-major.
-	n := mpi.World().Size()
-	g, err := blacs.GridInit(mpi.World(), blacs.RowMajor, 1, n)
+	g, err := blacs.GridInit(mpi.World(), blacs.RowMajor, 1, mpi.World().Size())
 	if err != nil {
 		log.Fatal(err)
 	}
+	return g
+}
+
+func ExampleGridInit() {
+	g := row()
 	defer g.Exit()
 	rows, cols, myrow, mycol := g.Info()
 	last, err := g.Pnum(0, cols-1)
@@ -34,15 +39,9 @@ func ExampleGridInit() {
 }
 
 func ExampleGsum2d() {
-	if _, err := mpi.Init(); err != nil {
-		log.Fatal(err)
-	}
-	n := mpi.World().Size()
-	g, err := blacs.GridInit(mpi.World(), blacs.RowMajor, 1, n)
-	if err != nil {
-		log.Fatal(err)
-	}
+	g := row()
 	defer g.Exit()
+	n := mpi.World().Size()
 	// Each process contributes a 2 × 1 column; row -1 and column -1 leave
 	// the sum on every process of the scope (here the whole grid).
 	a := []float64{1, float64(mpi.World().Rank())}
