@@ -80,7 +80,7 @@ bench:
 	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
 	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench' './mpirun.sh -np 2 bin/anchor/gabench' >bin/bench-ga.tsv
 	cat bin/bench-ga.tsv
-	$(GO) run ./cmd/benchmd -section ga -reference 'GA C' -runs $(BENCH_RUNS) \
+	$(GO) run ./cmd/benchmd -section ga -reference 'GA C' -runs $(BENCH_RUNS) -plot docs/bench-ga.png -readme README.md \
 		-about '2 ranks on one node, `make bench`: cmd/gabench against ../shared/anchor/gabench.c over the GA C library (Debian, over ARMCI-MPI)' <bin/bench-ga.tsv
 
 # goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of
@@ -92,7 +92,7 @@ bench-armci:
 	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
 	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/armcibench' './mpirun.sh -np 2 bin/anchor/armcibench' >bin/bench-armci.tsv
 	cat bin/bench-armci.tsv
-	$(GO) run ./cmd/benchmd -section armci -reference 'ARMCI-MPI' -runs $(BENCH_RUNS) \
+	$(GO) run ./cmd/benchmd -section armci -reference 'ARMCI-MPI' -runs $(BENCH_RUNS) -plot docs/bench-armci.png -readme README.md \
 		-about '2 ranks on one node, `make bench-armci`: cmd/armcibench against ../shared/anchor/armcibench.c over ARMCI-MPI (Debian)' <bin/bench-armci.tsv
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
