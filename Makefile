@@ -5,7 +5,7 @@ NP ?= 4
 ANCHOR ?= ../shared/anchor
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
 
 all: build
 
@@ -21,6 +21,27 @@ build: deps
 DEMO_FLAGS ?=
 demo: build
 	./mpirun.sh -np $(NP) bin/demo $(DEMO_FLAGS)
+
+# The example programs (examples/README.md), built into bin/; make
+# example-NAME runs one on $(NP) ranks with ARGS.
+EXAMPLES := jacobi taskpool matmul mixed cinterop
+ARGS ?=
+examples: deps
+	@mkdir -p bin
+	for e in $(EXAMPLES); do $(GO) build -o bin/$$e ./examples/$$e || exit 1; done
+
+example-%: deps
+	@mkdir -p bin
+	$(GO) build -o bin/$* ./examples/$*
+	./mpirun.sh -np $(NP) bin/$* $(ARGS)
+
+# A picture of a distribution (cmd/gadraw, which starts mpirun itself on
+# $(NP) ranks): make draw NP=6 DRAW_FLAGS='-dims 100,80 -ghosts 2,2 -o bin/a'
+DRAW_FLAGS ?=
+draw: deps
+	@mkdir -p bin
+	$(GO) build -o bin/gadraw ./cmd/gadraw
+	bin/gadraw -np $(NP) $(DRAW_FLAGS)
 
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -67,7 +88,7 @@ bench:
 	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
 	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench' './mpirun.sh -np 2 bin/anchor/gabench' >bin/bench-ga.tsv
 	cat bin/bench-ga.tsv
-	$(GO) run ./cmd/benchmd -section ga -reference 'GA C' -runs $(BENCH_RUNS) \
+	$(GO) run ./cmd/benchmd -section ga -reference 'GA C' -runs $(BENCH_RUNS) -plot docs/bench-ga.png -readme README.md \
 		-about '2 ranks on one node, `make bench`: cmd/gabench against ../shared/anchor/gabench.c over the GA C library (Debian, over ARMCI-MPI)' <bin/bench-ga.tsv
 
 # goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of
@@ -79,7 +100,7 @@ bench-armci:
 	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
 	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/armcibench' './mpirun.sh -np 2 bin/anchor/armcibench' >bin/bench-armci.tsv
 	cat bin/bench-armci.tsv
-	$(GO) run ./cmd/benchmd -section armci -reference 'ARMCI-MPI' -runs $(BENCH_RUNS) \
+	$(GO) run ./cmd/benchmd -section armci -reference 'ARMCI-MPI' -runs $(BENCH_RUNS) -plot docs/bench-armci.png -readme README.md \
 		-about '2 ranks on one node, `make bench-armci`: cmd/armcibench against ../shared/anchor/armcibench.c over ARMCI-MPI (Debian)' <bin/bench-armci.tsv
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).

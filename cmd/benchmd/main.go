@@ -13,6 +13,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,15 +35,50 @@ func main() {
 	runs := flag.Int("runs", 5, "how many alternating runs the medians are of")
 	mach := flag.String("machine", "", "the machine (default: read from /proc, /etc/os-release, mpirun and Go)")
 	date := flag.String("date", time.Now().UTC().Format(time.DateOnly), "the date of the measurement")
+	plotFile := flag.String("plot", "", "also draw the speedups into this .png or .svg file")
+	readme := flag.String("readme", "", "and show the plot, with date and machine, in this file's section <!-- bench:NAME-plot -->")
 	flag.Parse()
 	if *name == "" || *ref == "" || *about == "" {
 		fmt.Fprintln(os.Stderr, "benchmd: -section, -reference and -about are required")
 		os.Exit(2)
 	}
-	if err := run(*file, *name, *ref, *about, *runs, *mach, *date, os.Stdin); err != nil {
+	if *mach == "" {
+		*mach = machine()
+	}
+	in, err := io.ReadAll(os.Stdin)
+	if err == nil {
+		err = run(*file, *name, *ref, *about, *runs, *mach, *date, bytes.NewReader(in))
+	}
+	if err == nil && *plotFile != "" {
+		err = runPlot(*plotFile, *readme, *name, *ref, *mach, *date, bytes.NewReader(in))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchmd:", err)
 		os.Exit(1)
 	}
+}
+
+// runPlot draws the figures of compare.sh's output into plotFile and, if
+// readme is set, puts the picture with its date and machine into readme's
+// section name-plot.
+func runPlot(plotFile, readme, name, ref, mach, date string, in io.Reader) error {
+	rows, err := parseCompare(in)
+	if err != nil {
+		return err
+	}
+	if err := writePlot(plotFile, rows, ref, date); err != nil {
+		return err
+	}
+	if readme == "" {
+		return nil
+	}
+	rel, err := filepath.Rel(filepath.Dir(readme), plotFile)
+	if err != nil {
+		return err
+	}
+	text := fmt.Sprintf("![goga against %s: speedups measured on %s](%s)\n\n", ref, date, filepath.ToSlash(rel)) +
+		wrap(fmt.Sprintf("Measured on %s. Machine: %s.", date, mach), 79) + "\n"
+	return rewriteFile(readme, name+"-plot", text)
 }
 
 func run(file, name, ref, about string, runs int, mach, date string, in io.Reader) error {
@@ -50,14 +86,19 @@ func run(file, name, ref, about string, runs int, mach, date string, in io.Reade
 	if err != nil {
 		return err
 	}
+	if mach == "" {
+		mach = machine()
+	}
+	return rewriteFile(file, name, section(date, mach, about, runs, table(rows, ref)))
+}
+
+// rewriteFile replaces the text of section name in file.
+func rewriteFile(file, name, body string) error {
 	doc, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
-	if mach == "" {
-		mach = machine()
-	}
-	out, err := rewrite(string(doc), name, section(date, mach, about, runs, table(rows, ref)))
+	out, err := rewrite(string(doc), name, body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}

@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // The table comes out in the columns of the one measured on 2026-11-22
@@ -125,6 +131,80 @@ func TestBenchmarksMarkers(t *testing.T) {
 	for _, name := range []string{"ga", "armci"} {
 		if _, err := rewrite(string(b), name, ""); err != nil {
 			t.Errorf("section %s: %v", name, err)
+		}
+	}
+	// And the README the sections that show their plots.
+	if b, err = os.ReadFile("../../README.md"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ga-plot", "armci-plot"} {
+		if _, err := rewrite(string(b), name, ""); err != nil {
+			t.Errorf("README section %s: %v", name, err)
+		}
+	}
+}
+
+// The plot of a compare.sh output: a PNG of the size asked, an SVG with a
+// bar, labelled and valued, for every operation measured at one or two
+// sizes, and a line for each measured at more; and the README section that
+// shows it.
+func TestPlot(t *testing.T) {
+	in, err := os.ReadFile("testdata/compare-ga.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := parseCompare(bytes.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	readme := filepath.Join(dir, "README.md")
+	if err := os.WriteFile(readme, []byte("# x\n\n<!-- bench:ga-plot -->\n<!-- /bench:ga-plot -->\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pic := filepath.Join(dir, "docs", "bench-ga.png")
+	os.Mkdir(filepath.Dir(pic), 0o755)
+	if err := runPlot(pic, readme, "ga", "GA C", "a test machine", "2026-11-22", bytes.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, w, h := img.Bounds(), int((30*vg.Centimeter).Dots(plotDPI)+0.5), int((16*vg.Centimeter).Dots(plotDPI)+0.5); b.Dx() != w || b.Dy() != h {
+		t.Errorf("PNG is %v, want %d × %d", b, w, h)
+	}
+	doc, _ := os.ReadFile(readme)
+	want := "<!-- bench:ga-plot -->\n![goga against GA C: speedups measured on 2026-11-22](docs/bench-ga.png)\n\nMeasured on 2026-11-22. Machine: a test machine.\n<!-- /bench:ga-plot -->"
+	if !strings.Contains(string(doc), want) {
+		t.Errorf("README:\n%s\nwant it to hold\n%s", doc, want)
+	}
+
+	svg := filepath.Join(dir, "bench.svg")
+	if err := writePlot(svg, rows, "GA C", "2026-11-22"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(svg)
+	s := string(b)
+	count := map[string]int{}
+	for _, f := range figures(rows) {
+		count[f.name]++
+	}
+	for _, f := range figures(rows) {
+		label := ">" + f.name + "<" // a line's legend entry
+		if count[f.name] < 3 {
+			label = fmt.Sprintf(">%s (%s)<", f.name, f.label)
+			if v := ">" + strconv.FormatFloat(f.speedup, 'g', 3, 64) + "×<"; !strings.Contains(s, v) {
+				t.Errorf("no value %s in the SVG", v)
+			}
+		}
+		if !strings.Contains(s, label) {
+			t.Errorf("no %s in the SVG", label)
 		}
 	}
 }

@@ -21,12 +21,9 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -41,44 +38,7 @@ var (
 
 func main() {
 	flag.Parse()
-	if os.Getenv("OMPI_COMM_WORLD_SIZE") == "" && os.Getenv("PMI_SIZE") == "" && *np > 1 {
-		relaunch()
-		return
-	}
-	if err := run(); err != nil {
-		fmt.Fprintf(os.Stderr, "demo: rank %d: %v\n", mpi.World().Rank(), err)
-		mpi.Abort(1)
-	}
-}
-
-// relaunch runs this program again under mpirun.sh on -np ranks.
-func relaunch() {
-	self, err := os.Executable()
-	if err == nil {
-		self, err = filepath.Abs(self)
-	}
-	launcher := "mpirun.sh"
-	for _, dir := range []string{".", filepath.Dir(self), filepath.Join(filepath.Dir(self), "..")} {
-		if p, _ := filepath.Abs(filepath.Join(dir, "mpirun.sh")); fileExists(p) {
-			launcher = p
-			break
-		}
-	}
-	args := append([]string{"-np", strconv.Itoa(*np), self}, os.Args[1:]...)
-	cmd := exec.Command(launcher, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err == nil {
-		err = cmd.Run()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "demo:", err)
-		os.Exit(1)
-	}
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	program.Main("demo", *np, run)
 }
 
 // entry is the generated matrix: pseudo-random in [-1, 1) from (i, j) alone,

@@ -1,0 +1,33 @@
+// Package extest tests an example program by running its job on 1, 2, 3
+// and 4 ranks (internal/mpitest) and checking what it reports.
+package extest
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Run runs the program's run on every rank once per setting (a function
+// that sets its flags; none means its defaults). The test fails unless run
+// returns nil on every rank, which an example does only when its answer is
+// right, and process 0 prints want.
+func Run(t *testing.T, run func(io.Writer) error, want string, settings ...func()) {
+	if len(settings) == 0 {
+		settings = []func(){func() {}}
+	}
+	mpitest.Run(t, func(t *testing.T) {
+		for _, set := range settings {
+			set()
+			var out bytes.Buffer
+			mpitest.Must(t, run(&out))
+			if mpi.World().Rank() == 0 && !strings.Contains(out.String(), want) {
+				t.Errorf("no %q in what process 0 printed:\n%s", want, out.String())
+			}
+		}
+	})
+}
