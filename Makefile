@@ -5,7 +5,7 @@ NP ?= 4
 ANCHOR ?= ../shared/anchor
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node check-mpich clean
 
 all: build
 
@@ -102,6 +102,19 @@ bench-armci:
 	cat bin/bench-armci.tsv
 	$(GO) run ./cmd/benchmd -section armci -reference 'ARMCI-MPI' -runs $(BENCH_RUNS) -plot docs/bench-armci.png -readme README.md \
 		-about '2 ranks on one node, `make bench-armci`: cmd/armcibench against ../shared/anchor/armcibench.c over ARMCI-MPI (Debian)' <bin/bench-armci.tsv
+
+# The same benchmarks across two nodes simulated on this machine (1 + 1
+# ranks; mpitest's TwoNodes flags), next to the C references under the same
+# flags, with goga's limits and the demo in both layouts on 2 + 2 ranks:
+# scripts/bench-2node.sh. A run that fails or outlives LIMIT seconds is
+# reported, not waited for.
+LIMIT ?= 600
+bench-2node: build
+	scripts/install-deps.sh --bench
+	$(GO) build -o bin/gabench ./cmd/gabench
+	$(GO) build -o bin/armcibench ./cmd/armcibench
+	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
+	BENCH_RUNS=$(BENCH_RUNS) LIMIT=$(LIMIT) ANCHOR=$(ANCHOR) scripts/bench-2node.sh | tee bin/bench-2node.txt
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
 check-mpich:

@@ -184,5 +184,5 @@ func run() error {
 	}
 	t = mpi.Wtime() - t
 	emit("armci_barrier_us", np, t/bi*1e6, "us")
-	return nil
+	return twoSided()
 }

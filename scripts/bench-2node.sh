@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# bench-2node.sh (make bench-2node): cmd/armcibench and cmd/gabench on 1 + 1
+# ranks split over the two nodes simulated on this machine (mpitest's
+# TwoNodes flags), alternating with the C references under the same flags
+# (../shared/anchor/compare.sh); then the figures only goga prints (limits
+# such as two-sided MPI between the same two ranks) as medians of its runs,
+# and the demo in both layouts on 2 + 2 ranks. A run that fails or
+# outlives LIMIT seconds is reported as such, not waited for.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${BENCH_RUNS:-5}
+limit=${LIMIT:-600}
+anchor=${ANCHOR:-../shared/anchor}
+two=$(go run ./internal/mpitest/twonodeargs 2 | tr '\n' ' ')
+four=$(go run ./internal/mpitest/twonodeargs 4 | tr '\n' ' ')
+export OPENBLAS_NUM_THREADS=1
+
+# timed LOG PROGRAM [ARGS]: one run of PROGRAM on 1 + 1 ranks, as a command
+# for compare.sh: it prints the run's figures and appends them to LOG, and
+# notes there a run that failed or timed out.
+timed() {
+  echo "timeout -k 10 $limit ./mpirun.sh -np 2 $two $2 | tee -a $1;" \
+    "rc=\${PIPESTATUS[0]}; [ \$rc = 0 ] || echo \"# $2: status \$rc (124: not finished in $limit s)\" | tee -a $1 >&2"
+}
+
+for b in armcibench gabench; do
+  rm -f "bin/2node-$b.tsv" "bin/2node-$b-ref.tsv"
+  echo "== $b on two nodes, 1 + 1 ranks: goga against the C reference, medians of $runs runs"
+  "$anchor/compare.sh" -n "$runs" "$(timed "bin/2node-$b.tsv" "bin/$b")" "$(timed "bin/2node-$b-ref.tsv" "bin/anchor/$b")"
+  grep -h '^#' "bin/2node-$b.tsv" "bin/2node-$b-ref.tsv" || true
+  echo "== figures only goga's $b prints (medians)"
+  python3 - "bin/2node-$b.tsv" "bin/2node-$b-ref.tsv" <<'PY'
+import sys, statistics
+def load(p):
+    d = {}
+    for line in open(p):
+        f = line.rstrip("\n").split("\t")
+        if len(f) == 4 and not line.startswith("#"):
+            try:
+                d.setdefault((f[0], f[1]), []).append((float(f[2]), f[3]))
+            except ValueError:
+                pass
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+for k, v in a.items():
+    if k not in b:
+        print(f"{k[0]}\t{k[1]}\t{statistics.median(x for x, _ in v):.4g}\t{v[0][1]}")
+PY
+done
+
+echo "== the demo on two nodes, 2 + 2 ranks"
+for layout in blockcyclic regular; do
+  timeout -k 10 "$limit" ./mpirun.sh -np 4 $four bin/demo -layout "$layout" | grep -E '^time|layout' ||
+    echo "# demo -layout $layout failed or did not finish in $limit s"
+done
