@@ -122,7 +122,8 @@ func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	var err error
 	if fence {
 		g.mu.Lock()
-		g.fence = fenceState{}
+		g.fence.depth.Store(0)
+		g.fence.targets = nil
 		g.mu.Unlock()
 		err = g.rt.BarrierMax(v)
 	} else {

@@ -30,7 +30,7 @@ type group struct {
 	nextID      int // array numbers agree between a group's processes
 	fence       fenceState
 	mask        maskState
-	stats       Stats
+	stats       counters
 	mutexes     int // number of GA mutexes, or -1 for none
 	solverBlock int
 	// grids are the BLACS grids the linear algebra has made on the group,
@@ -128,14 +128,14 @@ func (g *group) register(a destroyer) int {
 	defer g.mu.Unlock()
 	g.nextID++
 	g.arrays[g.nextID] = a
-	g.stats.Created++
+	g.stats.created++
 	return g.nextID
 }
 
 func (g *group) unregister(id int) {
 	g.mu.Lock()
 	delete(g.arrays, id)
-	g.stats.Destroyed++
+	g.stats.destroyed++
 	g.mu.Unlock()
 }
 

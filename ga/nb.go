@@ -42,7 +42,7 @@ func (h *Handle) Test() (bool, error) {
 }
 
 // nb issues one non-blocking armci operation per owner of the patch.
-func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *OpStats,
+func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *opCounter,
 	issue func(pc piece) (*armci.Handle, error)) (*Handle, error) {
 	var b layout.Buffer
 	if err := a.transfer(op, lo, hi, ld, len(buf), &b); err != nil {

@@ -2,10 +2,16 @@ package ga
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/layout"
 )
+
+// The messages below show clones of lo, hi and ld: the caller's slices
+// themselves in an error would make them escape to the heap on every call,
+// the ones that succeed too (an allocation per slice literal a caller
+// passes).
 
 // checkPatch validates [lo, hi] against the array's dims.
 func (a *Array[T]) checkPatch(op string, lo, hi []int) error {
@@ -14,11 +20,11 @@ func (a *Array[T]) checkPatch(op string, lo, hi []int) error {
 	}
 	n := len(a.dims)
 	if len(lo) != n || len(hi) != n {
-		return errorf(op, a.name, "lo %v and hi %v for a %d-dimensional array", lo, hi, n)
+		return errorf(op, a.name, "lo %v and hi %v for a %d-dimensional array", slices.Clone(lo), slices.Clone(hi), n)
 	}
 	for d := range n {
 		if lo[d] < 0 || hi[d] >= a.dims[d] || lo[d] > hi[d] {
-			return errorf(op, a.name, "patch lo %v hi %v is not inside dims %v", lo, hi, a.dims)
+			return errorf(op, a.name, "patch lo %v hi %v is not inside dims %v", slices.Clone(lo), slices.Clone(hi), a.dims)
 		}
 	}
 	return nil
@@ -73,7 +79,7 @@ func packed(lo, hi, ld []int) bool {
 // lo and hi name the patch in messages.
 func (a *Array[T]) bufferOf(op string, count, ld []int, n int, lo, hi []int, b *layout.Buffer) error {
 	if err := layout.BufferOf(count, ld, a.es, b); err != nil {
-		return errorf(op, a.name, "patch lo %v hi %v: %v", lo, hi, err)
+		return errorf(op, a.name, "patch lo %v hi %v: %v", slices.Clone(lo), slices.Clone(hi), err)
 	}
 	return a.holds(op, b, n, lo, hi, ld)
 }
@@ -81,7 +87,7 @@ func (a *Array[T]) bufferOf(op string, count, ld []int, n int, lo, hi []int, b *
 // holds checks that a buffer of n elements is long enough for layout b.
 func (a *Array[T]) holds(op string, b *layout.Buffer, n int, lo, hi, ld []int) error {
 	if n < b.Need {
-		return errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, lo, hi, ld, b.Need)
+		return errorf(op, a.name, "buffer holds %d elements; patch lo %v hi %v with ld %v needs %d", n, slices.Clone(lo), slices.Clone(hi), slices.Clone(ld), b.Need)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // OpStats counts one kind of operation on this process.
@@ -19,6 +20,20 @@ type Stats struct {
 	Put, Get, Acc, ReadInc, Scatter, Gather, Sacc OpStats
 }
 
+// counters are a group's Stats as they are kept: the operation counts are
+// atomic, so that the one-sided path counts without taking the group's lock.
+type counters struct {
+	created, destroyed                            int // under the group's lock
+	Put, Get, Acc, ReadInc, Scatter, Gather, Sacc opCounter
+}
+
+// opCounter is OpStats, kept.
+type opCounter struct{ calls, local, remote atomic.Int64 }
+
+func (c *opCounter) read() OpStats {
+	return OpStats{Calls: int(c.calls.Load()), LocalBytes: int(c.local.Load()), RemoteBytes: int(c.remote.Load())}
+}
+
 // ReadStats returns this process's counts of operations on arrays of the
 // default group.
 func ReadStats() Stats {
@@ -26,9 +41,13 @@ func ReadStats() Stats {
 	if err != nil {
 		return Stats{}
 	}
+	c := &g.stats
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stats
+	s := Stats{Created: c.created, Destroyed: c.destroyed}
+	g.mu.Unlock()
+	s.Put, s.Get, s.Acc, s.ReadInc = c.Put.read(), c.Get.read(), c.Acc.read(), c.ReadInc.read()
+	s.Scatter, s.Gather, s.Sacc = c.Scatter.read(), c.Gather.read(), c.Sacc.read()
+	return s
 }
 
 // PrintStats writes this process's operation counts and bytes moved, local and

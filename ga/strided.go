@@ -10,7 +10,7 @@ import (
 // stridedPieces splits a strided patch (every skip[d]-th element of [lo, hi]
 // along each dimension d, starting at lo) by owner. The buffer holds the
 // selected elements packed by ld like an ordinary patch of their count.
-func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat *OpStats, f func(pc piece) error) error {
+func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat *opCounter, f func(pc piece) error) error {
 	if err := a.checkPatch(op, lo, hi); err != nil {
 		return err
 	}

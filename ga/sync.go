@@ -2,6 +2,7 @@ package ga
 
 import (
 	"errors"
+	"sync/atomic"
 
 	"github.com/goga-hpc/goga/armci"
 )
@@ -9,8 +10,8 @@ import (
 // fenceState tracks GA_Init_fence: while active, the ranks this process has
 // sent data to, so that Fence can wait for exactly those.
 type fenceState struct {
-	depth   int
-	targets map[int]bool
+	depth   atomic.Int32 // changed under the group's lock, read without it
+	targets map[int]bool // under the group's lock
 }
 
 // maskState is GA_Mask_sync: whether the next collective operation
@@ -19,33 +20,32 @@ type maskState struct{ begin, end bool }
 
 // note counts one call of an operation that moves bytes to or from rank's
 // block, for PrintStats, and records its target for Fence.
-func (a *Array[T]) note(rank int, count *OpStats, bytes int) {
+func (a *Array[T]) note(rank int, count *opCounter, bytes int) {
 	a.countCall(count)
 	a.notePiece(rank, count, bytes)
 }
 
 // countCall counts one call of an operation, however many blocks it touches
 // (GA_Print_stats reports calls, not pieces).
-func (a *Array[T]) countCall(count *OpStats) {
-	a.g.mu.Lock()
-	count.Calls++
-	a.g.mu.Unlock()
-}
+func (a *Array[T]) countCall(count *opCounter) { count.calls.Add(1) }
 
 // notePiece counts the bytes one piece of an operation moves to or from rank's
-// block, and records rank as a target for Fence.
-func (a *Array[T]) notePiece(rank int, count *OpStats, bytes int) {
+// block, and records rank as a target for Fence. Only an InitFence in
+// progress takes the group's lock.
+func (a *Array[T]) notePiece(rank int, count *opCounter, bytes int) {
 	g := a.g
-	g.mu.Lock()
 	if rank == g.rank {
-		count.LocalBytes += bytes
+		count.local.Add(int64(bytes))
 	} else {
-		count.RemoteBytes += bytes
+		count.remote.Add(int64(bytes))
 	}
-	if g.fence.depth > 0 {
-		g.fence.targets[rank] = true
+	if g.fence.depth.Load() > 0 {
+		g.mu.Lock()
+		if g.fence.depth.Load() > 0 {
+			g.fence.targets[rank] = true
+		}
+		g.mu.Unlock()
 	}
-	g.mu.Unlock()
 }
 
 // Sync is GA_Sync: a barrier of the default group's processes (every GA
@@ -76,10 +76,10 @@ func InitFence() error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.fence.depth == 0 {
+	if g.fence.depth.Load() == 0 {
 		g.fence.targets = map[int]bool{}
 	}
-	g.fence.depth++
+	g.fence.depth.Add(1)
 	return nil
 }
 
@@ -91,13 +91,12 @@ func Fence() error {
 		return err
 	}
 	g.mu.Lock()
-	if g.fence.depth == 0 {
+	if g.fence.depth.Load() == 0 {
 		g.mu.Unlock()
 		return errorf("Fence", "", "no InitFence to match")
 	}
 	targets := g.fence.targets
-	g.fence.depth--
-	if g.fence.depth == 0 {
+	if g.fence.depth.Add(-1) == 0 {
 		g.fence.targets = nil
 	}
 	g.mu.Unlock()

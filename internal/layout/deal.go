@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 )
@@ -184,11 +185,28 @@ func (m Map) SameDeal(o Map) bool { return reflect.DeepEqual(m.Deal(), o.Deal())
 // offset, in the owner's storage, of the block's element at global indices at
 // (nil: the block's first element), and fills ext (one entry per dimension)
 // with the extents of the storage that holds the block (see Deal.Place).
+//
+// It calls each deal's Place directly, not through the Deal interface: an
+// interface call makes c, at and ext escape, and every one-sided operation
+// would allocate its coordinates on the heap.
 func (m *Map) Place(c, at, ext []int) (rank, off int) {
-	if m.deal == nil {
+	switch d := m.deal.(type) {
+	case nil:
 		return inBlock(m, c, at, ext)
+	case OnePerRank:
+		return d.Place(m, c, at, ext)
+	case Ghosts:
+		return d.Place(m, c, at, ext)
+	case Restricted:
+		return d.Place(m, c, at, ext)
+	case *RoundRobin:
+		return d.Place(m, c, at, ext)
+	case *ProcGrid:
+		return d.Place(m, c, at, ext)
+	case *TiledGrid:
+		return d.Place(m, c, at, ext)
 	}
-	return m.deal.Place(m, c, at, ext)
+	panic(fmt.Sprintf("layout: Place on a map dealt by %T", m.deal))
 }
 
 // LocalSize returns the number of elements rank stores.
