@@ -1,0 +1,2 @@
+// Package dra is Disk Resident Arrays for goga.
+package dra
