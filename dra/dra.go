@@ -219,7 +219,15 @@ func Create[T ga.Elem](dims []int, name, file string, mode Mode, reqdims []int) 
 	}
 	// The file's final size at once, zeros (unwritten sections read as
 	// zeros, with checksum 0); this also drops an older partial file's data.
-	if err := agree(c, op, file, d.f.SetSize(d.h.size+d.h.dataBytes())); err != nil {
+	size := d.h.size + d.h.dataBytes()
+	err = d.f.SetSize(size)
+	if err == nil && c.Rank() == 0 {
+		err = reserve(d.tmp, size)
+	}
+	if err != nil {
+		err = errorf(op, file, err, "making the file of %d bytes: %v", size, err)
+	}
+	if err := agree(c, op, file, err); err != nil {
 		d.discard(op)
 		return nil, err
 	}
@@ -482,7 +490,7 @@ func (d *Array[T]) discard(op string) {
 }
 
 // removeTmp removes the partial file (process 0) once every process is
-// done with it.
+// done with it, and returns when it is gone.
 func (d *Array[T]) removeTmp() {
 	if d.tmp == "" {
 		return
@@ -491,6 +499,7 @@ func (d *Array[T]) removeTmp() {
 	if d.comm.Rank() == 0 {
 		os.Remove(d.tmp)
 	}
+	d.comm.Barrier()
 }
 
 // commit gives tmp the name final, durably: the rename is synced through

@@ -206,8 +206,8 @@ func TestSections(t *testing.T) {
 				}
 			}
 		}
-		put(false, []int{0, 0}, []int{7, 5}, []int{4, 3}, []int{11, 8})   // aligned to tiles
-		put(false, []int{1, 2}, []int{5, 6}, []int{5, 1}, []int{9, 5})    // unaligned, odd
+		put(false, []int{0, 0}, []int{7, 5}, []int{4, 3}, []int{11, 8})    // aligned to tiles
+		put(false, []int{1, 2}, []int{5, 6}, []int{5, 1}, []int{9, 5})     // unaligned, odd
 		put(true, []int{2, 1}, []int{8, 3}, []int{10, 2}, []int{12, 8})    // transposed, unaligned
 		put(false, []int{3, 7}, []int{3, 7}, []int{12, 10}, []int{12, 10}) // one element in the last tile
 		// The whole disk array through a global array of its size.
