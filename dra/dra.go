@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -36,9 +35,6 @@ func (m Mode) String() string {
 	}
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
-
-// partial is the suffix of the temporary name a file is written under.
-const partial = ".partial"
 
 // Limits are DRA_Init's limits; a value of 0 or less means no limit.
 type Limits struct {
@@ -213,41 +209,13 @@ func Create[T ga.Elem](dims []int, name, file string, mode Mode, reqdims []int) 
 		}
 		return nil, err
 	}
-	if err := d.openFile(op, d.tmp, mpi.ModeCreate|mpi.ModeRdwr); err != nil {
+	// The file's final size at once, zeros: unwritten sections read as
+	// zeros, whose checksum is 0.
+	if d.f, err = createPartial(op, c, file, d.h.size+d.h.dataBytes()); err != nil {
 		release(d)
 		return nil, err
 	}
-	// The file's final size at once, zeros (unwritten sections read as
-	// zeros, with checksum 0); this also drops an older partial file's data.
-	size := d.h.size + d.h.dataBytes()
-	err = d.f.SetSize(size)
-	if err == nil && c.Rank() == 0 {
-		err = reserve(d.tmp, size)
-	}
-	if err != nil {
-		err = errorf(op, file, err, "making the file of %d bytes: %v", size, err)
-	}
-	if err := agree(c, op, file, err); err != nil {
-		d.discard(op)
-		return nil, err
-	}
 	return d, nil
-}
-
-// openFile opens name collectively as d's file.
-func (d *Array[T]) openFile(op, name string, mode mpi.FileMode) error {
-	f, err := mpi.FileOpen(d.comm, name, mode, nil)
-	if err != nil {
-		err = errorf(op, d.file, err, "%v", err)
-	}
-	if err := agree(d.comm, op, d.file, err); err != nil {
-		if f != nil {
-			f.Close()
-		}
-		return err
-	}
-	d.f = f
-	return nil
 }
 
 // Open opens the disk array in file (DRA_Open), which must hold elements of
@@ -285,7 +253,7 @@ func Open[T ga.Elem](file string, mode Mode) (*Array[T], error) {
 			return nil, err
 		}
 	}
-	if err := d.openFile(op, name, fmode); err != nil {
+	if d.f, err = openShared(op, c, file, name, fmode); err != nil {
 		d.removeTmp()
 		return nil, err
 	}
@@ -435,18 +403,7 @@ func (d *Array[T]) Close() error {
 	}
 	d.closed = true
 	release(d)
-	err := d.closeFile(op)
-	if err := agree(d.comm, op, d.file, err); err != nil {
-		d.removeTmp()
-		return err
-	}
-	if d.comm.Rank() == 0 {
-		err = commit(d.tmp, d.file)
-		if err != nil {
-			err = errorf(op, d.file, err, "%v", err)
-		}
-	}
-	return agree(d.comm, op, d.file, err)
+	return publish(op, d.comm, d.f, d.file)
 }
 
 // settle waits for the transfer in flight, if any.
@@ -457,19 +414,24 @@ func (d *Array[T]) settle() error {
 	return d.pending.Wait()
 }
 
-// writeHeader writes the header (process 0) and syncs the file.
+// writeHeader writes the header (process 0).
 func (d *Array[T]) writeHeader(op string) error {
-	err := mpi.SetView[byte](d.f, 0, nil, nil)
-	if err == nil && d.comm.Rank() == 0 {
-		_, err = mpi.WriteAt(d.f, 0, d.h.encode())
+	return writeHead(op, d.comm, d.f, d.file, d.h.encode())
+}
+
+// writeHead writes a file's header from process 0, at the file's start.
+func writeHead(op string, c *mpi.Comm, f *mpi.File, file string, b []byte) error {
+	err := mpi.SetView[byte](f, 0, nil, nil)
+	if err == nil && c.Rank() == 0 {
+		var n int
+		if n, err = mpi.WriteAt(f, 0, b); err == nil && n != len(b) {
+			err = fmt.Errorf("wrote %d of %d header bytes", n, len(b))
+		}
 	}
-	if err = agree(d.comm, op, d.file, err); err != nil {
-		return err
+	if err != nil {
+		err = errorf(op, file, err, "writing the header: %v", err)
 	}
-	if err := d.f.Sync(); err != nil {
-		return errorf(op, d.file, err, "%v", err)
-	}
-	return nil
+	return agree(c, op, file, err)
 }
 
 func (d *Array[T]) closeFile(op string) error {
@@ -489,31 +451,11 @@ func (d *Array[T]) discard(op string) {
 	d.removeTmp()
 }
 
-// removeTmp removes the partial file (process 0) once every process is
-// done with it, and returns when it is gone.
+// removeTmp removes the partial file, if d has one.
 func (d *Array[T]) removeTmp() {
-	if d.tmp == "" {
-		return
+	if d.tmp != "" {
+		removePartial(d.comm, d.file)
 	}
-	d.comm.Barrier()
-	if d.comm.Rank() == 0 {
-		os.Remove(d.tmp)
-	}
-	d.comm.Barrier()
-}
-
-// commit gives tmp the name final, durably: the rename is synced through
-// the directory.
-func commit(tmp, final string) error {
-	if err := os.Rename(tmp, final); err != nil {
-		return err
-	}
-	dir, err := os.Open(filepath.Dir(final))
-	if err != nil {
-		return err
-	}
-	err = dir.Sync()
-	return errors.Join(err, dir.Close())
 }
 
 // Delete closes the disk array without keeping what was written and

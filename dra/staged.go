@@ -1,0 +1,107 @@
+package dra
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// A file is written under a temporary name, its name + partial, and takes
+// its name only once complete and synced: a crash or a failure midway
+// leaves what was under the name before. These helpers are that life,
+// shared by disk arrays and .npy files; each is collective over c.
+
+// partial is the suffix of the temporary name a file is written under.
+const partial = ".partial"
+
+// openShared opens name collectively; every process gets the same error.
+func openShared(op string, c *mpi.Comm, file, name string, mode mpi.FileMode) (*mpi.File, error) {
+	f, err := mpi.FileOpen(c, name, mode, nil)
+	if err != nil {
+		err = errorf(op, file, err, "%v", err)
+	}
+	if err := agree(c, op, file, err); err != nil {
+		if f != nil {
+			f.Close()
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// createPartial makes file's partial file of size bytes, zeros, with its
+// disk space reserved (see reserve), and opens it for reading and writing.
+func createPartial(op string, c *mpi.Comm, file string, size int) (*mpi.File, error) {
+	tmp := file + partial
+	f, err := openShared(op, c, file, tmp, mpi.ModeCreate|mpi.ModeRdwr)
+	if err != nil {
+		return nil, err
+	}
+	// SetSize also drops the data of a partial file left by a crash.
+	err = f.SetSize(size)
+	if err == nil && c.Rank() == 0 {
+		err = reserve(tmp, size)
+	}
+	if err != nil {
+		err = errorf(op, file, err, "making the file of %d bytes: %v", size, err)
+	}
+	if err := agree(c, op, file, err); err != nil {
+		f.Close()
+		removePartial(c, file)
+		return nil, err
+	}
+	return f, nil
+}
+
+// removePartial removes file's partial file (process 0) once every
+// process is done with it, and returns when it is gone.
+func removePartial(c *mpi.Comm, file string) {
+	c.Barrier()
+	if c.Rank() == 0 {
+		os.Remove(file + partial)
+	}
+	c.Barrier()
+}
+
+// publish syncs and closes f, file's partial file, and renames it to
+// file; on any failure it removes the partial file instead.
+func publish(op string, c *mpi.Comm, f *mpi.File, file string) error {
+	err := f.Sync()
+	if err != nil {
+		err = errorf(op, file, err, "%v", err)
+	}
+	if err := agree(c, op, file, err); err != nil {
+		f.Close()
+		removePartial(c, file)
+		return err
+	}
+	if err = f.Close(); err != nil {
+		err = errorf(op, file, err, "%v", err)
+	}
+	if err := agree(c, op, file, err); err != nil {
+		removePartial(c, file)
+		return err
+	}
+	if c.Rank() == 0 {
+		if err = commit(file+partial, file); err != nil {
+			err = errorf(op, file, err, "%v", err)
+		}
+	}
+	return agree(c, op, file, err)
+}
+
+// commit gives tmp the name final, durably: the rename is synced through
+// the directory.
+func commit(tmp, final string) error {
+	if err := os.Rename(tmp, final); err != nil {
+		return err
+	}
+	dir, err := os.Open(filepath.Dir(final))
+	if err != nil {
+		return err
+	}
+	err = dir.Sync()
+	return errors.Join(err, dir.Close())
+}
