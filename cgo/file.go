@@ -29,39 +29,29 @@ static inline int goga_file_delete(const char *name, goga_h info) {
 static inline int goga_file_set_view(goga_h f, long long disp, goga_h etype, goga_h ftype, goga_h info) {
 	return MPI_File_set_view(G_FILE(f), (MPI_Offset)disp, G_TYPE(etype), G_TYPE(ftype), "native", G_INFO(info));
 }
-static inline int goga_file_write_at_all(goga_h f, long long off, void *buf, int count, goga_h t, goga_status *st) {
+// goga_file_io is one blocking transfer: kind picks MPI_File_write_at_all,
+// read_at_all, write_at or read_at (GOGA_FILE_* below).
+enum { GOGA_FILE_WRITE_AT_ALL, GOGA_FILE_READ_AT_ALL, GOGA_FILE_WRITE_AT, GOGA_FILE_READ_AT };
+static inline int goga_file_io(int kind, goga_h f, long long off, void *buf, int count, goga_h t, goga_status *st) {
 	MPI_Status s;
-	int rc = MPI_File_write_at_all(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &s);
+	MPI_File h = G_FILE(f);
+	MPI_Offset o = (MPI_Offset)off;
+	int rc;
+	switch (kind) {
+	case GOGA_FILE_WRITE_AT_ALL: rc = MPI_File_write_at_all(h, o, buf, count, G_TYPE(t), &s); break;
+	case GOGA_FILE_READ_AT_ALL: rc = MPI_File_read_at_all(h, o, buf, count, G_TYPE(t), &s); break;
+	case GOGA_FILE_WRITE_AT: rc = MPI_File_write_at(h, o, buf, count, G_TYPE(t), &s); break;
+	default: rc = MPI_File_read_at(h, o, buf, count, G_TYPE(t), &s);
+	}
 	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
 	return rc;
 }
-static inline int goga_file_read_at_all(goga_h f, long long off, void *buf, int count, goga_h t, goga_status *st) {
-	MPI_Status s;
-	int rc = MPI_File_read_at_all(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &s);
-	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
-	return rc;
-}
-static inline int goga_file_write_at(goga_h f, long long off, void *buf, int count, goga_h t, goga_status *st) {
-	MPI_Status s;
-	int rc = MPI_File_write_at(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &s);
-	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
-	return rc;
-}
-static inline int goga_file_read_at(goga_h f, long long off, void *buf, int count, goga_h t, goga_status *st) {
-	MPI_Status s;
-	int rc = MPI_File_read_at(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &s);
-	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
-	return rc;
-}
-static inline int goga_file_iwrite_at_all(goga_h f, long long off, void *buf, int count, goga_h t, goga_h *req) {
+// goga_file_istart starts MPI_File_iwrite_at_all (write != 0) or
+// MPI_File_iread_at_all.
+static inline int goga_file_istart(int write, goga_h f, long long off, void *buf, int count, goga_h t, goga_h *req) {
 	MPI_Request r;
-	int rc = MPI_File_iwrite_at_all(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &r);
-	*req = (goga_h)r;
-	return rc;
-}
-static inline int goga_file_iread_at_all(goga_h f, long long off, void *buf, int count, goga_h t, goga_h *req) {
-	MPI_Request r;
-	int rc = MPI_File_iread_at_all(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &r);
+	int rc = write ? MPI_File_iwrite_at_all(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &r)
+	               : MPI_File_iread_at_all(G_FILE(f), (MPI_Offset)off, buf, count, G_TYPE(t), &r);
 	*req = (goga_h)r;
 	return rc;
 }
@@ -159,51 +149,35 @@ func FileSetView(f File, disp int, etype, ftype Datatype, info Info) int {
 	return int(C.goga_file_set_view(h(uintptr(f)), C.longlong(disp), h(uintptr(etype)), h(uintptr(ftype)), h(uintptr(info))))
 }
 
-// FileWriteAtAll is MPI_File_write_at_all; offset counts etypes of the view.
-func FileWriteAtAll(f File, off int, buf unsafe.Pointer, count int, t Datatype, st *Status) int {
+// FileXfer selects a blocking transfer of FileIO.
+type FileXfer int
+
+// Blocking transfers.
+const (
+	FileWriteAtAll FileXfer = C.GOGA_FILE_WRITE_AT_ALL // MPI_File_write_at_all
+	FileReadAtAll  FileXfer = C.GOGA_FILE_READ_AT_ALL  // MPI_File_read_at_all
+	FileWriteAt    FileXfer = C.GOGA_FILE_WRITE_AT     // MPI_File_write_at
+	FileReadAt     FileXfer = C.GOGA_FILE_READ_AT      // MPI_File_read_at
+)
+
+// FileIO runs the blocking transfer x of count elements of t at buf, at
+// offset off (in etypes of the view).
+func FileIO(x FileXfer, f File, off int, buf unsafe.Pointer, count int, t Datatype, st *Status) int {
 	var cs C.goga_status
-	rc := int(C.goga_file_write_at_all(h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &cs))
+	rc := int(C.goga_file_io(C.int(x), h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &cs))
 	st.set(&cs)
 	return rc
 }
 
-// FileReadAtAll is MPI_File_read_at_all.
-func FileReadAtAll(f File, off int, buf unsafe.Pointer, count int, t Datatype, st *Status) int {
-	var cs C.goga_status
-	rc := int(C.goga_file_read_at_all(h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &cs))
-	st.set(&cs)
-	return rc
-}
-
-// FileWriteAt is MPI_File_write_at, the independent form.
-func FileWriteAt(f File, off int, buf unsafe.Pointer, count int, t Datatype, st *Status) int {
-	var cs C.goga_status
-	rc := int(C.goga_file_write_at(h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &cs))
-	st.set(&cs)
-	return rc
-}
-
-// FileReadAt is MPI_File_read_at, the independent form.
-func FileReadAt(f File, off int, buf unsafe.Pointer, count int, t Datatype, st *Status) int {
-	var cs C.goga_status
-	rc := int(C.goga_file_read_at(h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &cs))
-	st.set(&cs)
-	return rc
-}
-
-// FileIwriteAtAll is MPI_File_iwrite_at_all (MPI 3.1). The caller pins buf
-// until the request completes.
-func FileIwriteAtAll(f File, off int, buf unsafe.Pointer, count int, t Datatype) (Request, int) {
+// FileIstart is MPI_File_iwrite_at_all (write) or MPI_File_iread_at_all
+// (MPI 3.1). The caller pins buf until the request completes.
+func FileIstart(write bool, f File, off int, buf unsafe.Pointer, count int, t Datatype) (Request, int) {
 	var r C.goga_h
-	rc := C.goga_file_iwrite_at_all(h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &r)
-	return Request(r), int(rc)
-}
-
-// FileIreadAtAll is MPI_File_iread_at_all (MPI 3.1). The caller pins buf
-// until the request completes.
-func FileIreadAtAll(f File, off int, buf unsafe.Pointer, count int, t Datatype) (Request, int) {
-	var r C.goga_h
-	rc := C.goga_file_iread_at_all(h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &r)
+	w := 0
+	if write {
+		w = 1
+	}
+	rc := C.goga_file_istart(ci(w), h(uintptr(f)), C.longlong(off), buf, ci(count), h(uintptr(t)), &r)
 	return Request(r), int(rc)
 }
 

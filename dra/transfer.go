@@ -289,7 +289,14 @@ type box[T ga.Elem] struct {
 	shi     []int // the section, in the scratch array
 }
 
-func (d *Array[T]) box(op string, dlo, dhi []int) (*box[T], error) {
+// sectionBox checks a section transfer and makes its box.
+func (d *Array[T]) sectionBox(op string, write, trans bool, g *ga.Array[T], glo, ghi, dlo, dhi []int) (*box[T], error) {
+	if err := d.ready(op, write); err != nil {
+		return nil, err
+	}
+	if err := agree(d.comm, op, d.file, d.sections(op, trans, g, glo, ghi, dlo, dhi)); err != nil {
+		return nil, err
+	}
 	b := &box[T]{}
 	b.lo, b.hi = d.h.expand(dlo, dhi)
 	b.tiles = d.h.tilesOf(b.lo, b.hi)
@@ -330,13 +337,7 @@ func transFlag(trans bool) byte {
 // collective; Wait completes it.
 func WriteSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, d *Array[T], dlo, dhi []int) (*Request[T], error) {
 	const op = "WriteSection"
-	if err := d.ready(op, true); err != nil {
-		return nil, err
-	}
-	if err := agree(d.comm, op, d.file, d.sections(op, trans, g, glo, ghi, dlo, dhi)); err != nil {
-		return nil, err
-	}
-	b, err := d.box(op, dlo, dhi)
+	b, err := d.sectionBox(op, true, trans, g, glo, ghi, dlo, dhi)
 	if err != nil {
 		return nil, err
 	}
@@ -361,13 +362,7 @@ func WriteSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, d *Arra
 // if they match. It is collective; Wait completes it.
 func ReadSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, d *Array[T], dlo, dhi []int) (*Request[T], error) {
 	const op = "ReadSection"
-	if err := d.ready(op, false); err != nil {
-		return nil, err
-	}
-	if err := agree(d.comm, op, d.file, d.sections(op, trans, g, glo, ghi, dlo, dhi)); err != nil {
-		return nil, err
-	}
-	b, err := d.box(op, dlo, dhi)
+	b, err := d.sectionBox(op, false, trans, g, glo, ghi, dlo, dhi)
 	if err != nil {
 		return nil, err
 	}

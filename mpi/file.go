@@ -1,10 +1,6 @@
 package mpi
 
-import (
-	"unsafe"
-
-	"github.com/goga-hpc/goga/cgo"
-)
+import "github.com/goga-hpc/goga/cgo"
 
 // FileMode is an access mode of FileOpen (MPI_MODE_*); combine with |.
 type FileMode int
@@ -257,18 +253,15 @@ func fileArgs(op string, f *File, off, n int) error {
 	return checkCount(op, "buf", n)
 }
 
-// transfer is the shape of the blocking file calls in cgo.
-type transfer func(cgo.File, int, unsafe.Pointer, int, cgo.Datatype, *cgo.Status) int
-
 // fileIO runs one blocking transfer of buf at off and returns how many
 // elements moved, as MPI reports it.
-func fileIO[T Elem](op string, f *File, off int, buf []T, call transfer) (int, error) {
+func fileIO[T Elem](op string, f *File, off int, buf []T, x cgo.FileXfer) (int, error) {
 	if err := fileArgs(op, f, off, len(buf)); err != nil {
 		return 0, err
 	}
 	e := info[T]()
 	var st cgo.Status
-	if err := check(op+" "+f.name, call(f.h, off, ptr(buf), len(buf), e.dt, &st)); err != nil {
+	if err := check(op+" "+f.name, cgo.FileIO(x, f.h, off, ptr(buf), len(buf), e.dt, &st)); err != nil {
 		return 0, err
 	}
 	return status(st, e.size).Count, nil
@@ -301,13 +294,13 @@ func ReadAt[T Elem](f *File, off int, buf []T) (int, error) {
 
 // startIO starts a non-blocking collective transfer; buf stays pinned until
 // the request completes.
-func startIO[T Elem](op string, f *File, off int, buf []T, call func(cgo.File, int, unsafe.Pointer, int, cgo.Datatype) (cgo.Request, int)) (*Request, error) {
+func startIO[T Elem](op string, f *File, off int, buf []T, write bool) (*Request, error) {
 	if err := fileArgs(op, f, off, len(buf)); err != nil {
 		return nil, err
 	}
 	e := info[T]()
 	r := newRequest(op, buf, e.size)
-	h, rc := call(f.h, off, ptr(buf), len(buf), e.dt)
+	h, rc := cgo.FileIstart(write, f.h, off, ptr(buf), len(buf), e.dt)
 	return r.started(h, check(op+" "+f.name, rc))
 }
 
@@ -315,11 +308,11 @@ func startIO[T Elem](op string, f *File, off int, buf []T, call func(cgo.File, i
 // at once; buf must not change until the request completes, and its
 // Status.Count is the number of elements written.
 func IwriteAtAll[T Elem](f *File, off int, buf []T) (*Request, error) {
-	return startIO("IwriteAtAll", f, off, buf, cgo.FileIwriteAtAll)
+	return startIO("IwriteAtAll", f, off, buf, true)
 }
 
 // IreadAtAll is MPI_File_iread_at_all (MPI 3.1): ReadAtAll that returns at
 // once; buf must not be read until the request completes.
 func IreadAtAll[T Elem](f *File, off int, buf []T) (*Request, error) {
-	return startIO("IreadAtAll", f, off, buf, cgo.FileIreadAtAll)
+	return startIO("IreadAtAll", f, off, buf, false)
 }
