@@ -2,6 +2,7 @@ package dra
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/mpi"
@@ -105,13 +106,33 @@ func planFor[T ga.Elem](op, file string, g *ga.Array[T], corner, fdims []int) (*
 	return p, nil
 }
 
-// gather copies the runs into a buffer in file order.
+// gather returns the runs' elements in file order: in place when they lie
+// one after another in memory too (a block of whole rows), else copied.
 func (p *plan[T]) gather() []T {
+	if v, ok := p.inPlace(); ok {
+		return v
+	}
 	buf := make([]T, 0, p.total)
 	for _, r := range p.runs {
 		buf = append(buf, r.mem...)
 	}
 	return buf
+}
+
+// inPlace returns the runs as one slice of memory, if they are one.
+func (p *plan[T]) inPlace() ([]T, bool) {
+	if len(p.runs) == 0 {
+		return nil, false
+	}
+	first := p.runs[0].mem
+	next := unsafe.Pointer(unsafe.SliceData(first))
+	for _, r := range p.runs {
+		if unsafe.Pointer(unsafe.SliceData(r.mem)) != next {
+			return nil, false
+		}
+		next = unsafe.Add(next, len(r.mem)*elemSize[T]())
+	}
+	return unsafe.Slice(unsafe.SliceData(first), p.total), true
 }
 
 // scatter copies a buffer in file order back to the runs.
