@@ -375,7 +375,7 @@ func (d *Array[T]) valid(op string) error {
 
 // Close completes the transfers in flight and closes the disk array
 // (DRA_Close). A written array is synced to the device with its header,
-// then takes its file's name (the directory synced too); if any transfer
+// then takes its file's name; if any transfer
 // on it failed, the partial file is removed instead and Close returns that
 // failure, leaving what was under the file's name before. It is
 // collective.

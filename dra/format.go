@@ -281,20 +281,45 @@ func mix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// sumWords is the checksum of words that start at word pos of the data
-// region: the sum, modulo 2^64, of mix(key ^ w) - mix(key) over the words w,
-// key being a mix of the word's position. A sum over any part of a tile can
-// be computed by whoever holds that part and the parts added up, in any
-// order (an Allreduce), and a word of zeros adds nothing, so a new file's
-// tiles all have the sum 0. Changing a word changes the sum unless 64-bit
-// mixes collide.
-func sumWords[W uint32 | uint64](w []W, pos uint64) uint64 {
-	var s uint64
-	for i, x := range w {
-		k := mix(pos + uint64(i) + 0x9e3779b97f4a7c15)
-		s += mix(k^uint64(x)) - mix(k)
+// keyBits is log2 of the length of the key table.
+const keyBits = 10
+
+// keys are the odd keys of word positions modulo 1024.
+var keys = func() (k [1 << keyBits]uint64) {
+	for i := range k {
+		k[i] = mix(uint64(i)+0x9e3779b97f4a7c15) | 1
 	}
-	return s
+	return k
+}()
+
+// sumWords is the checksum of words that start at word position pos of
+// the data region: the sum, modulo 2^64, of w·k(p) over the words w at
+// positions p, where k(p) = keys[p mod 1024] + 2·mix(p / 1024) is odd, so
+// that changing any one word changes the sum. A sum over any part of a
+// tile can be computed by whoever holds that part and the parts added up,
+// in any order (an Allreduce), and a word of zeros adds nothing, so a new
+// file's tiles all have the sum 0. It guards against damage, not against
+// tampering. One multiply-add per word: 16 MiB take about 2 ms here.
+func sumWords[W uint32 | uint64](w []W, pos uint64) uint64 {
+	var s0, s1 uint64
+	for len(w) > 0 {
+		// The words up to the next multiple of 1024 share mix(p / 1024).
+		j := pos & (1<<keyBits - 1)
+		n := min(len(w), 1<<keyBits-int(j))
+		base := mix(pos>>keyBits) << 1
+		k := keys[j : int(j)+n]
+		v := w[:n]
+		i := 0
+		for ; i+1 < n; i += 2 {
+			s0 += uint64(v[i]) * (k[i] + base)
+			s1 += uint64(v[i+1]) * (k[i+1] + base)
+		}
+		if i < n {
+			s0 += uint64(v[i]) * (k[i] + base)
+		}
+		w, pos = w[n:], pos+uint64(n)
+	}
+	return s0 + s1
 }
 
 // checksum is sumWords over elements of T that start at element e of the

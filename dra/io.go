@@ -2,6 +2,7 @@ package dra
 
 import (
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/ga"
@@ -196,4 +197,31 @@ func (p *plan[T]) sums(h *header, buf []T, into []uint64) {
 			buf, n, j = buf[m:], n-m, j+m
 		}
 	}
+}
+
+// buffers keeps read buffers between transfers: a new 16 MiB buffer costs
+// its zeroing and page faults again on every read (about 3 ms here).
+var buffers sync.Pool
+
+// getBuffer returns room for n elements of T, not zeroed.
+func getBuffer[T ga.Elem](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	words := (n*elemSize[T]() + 7) / 8
+	b, ok := buffers.Get().(*[]uint64)
+	if !ok || cap(*b) < words {
+		w := make([]uint64, words)
+		b = &w
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(*b))), n)
+}
+
+// putBuffer gives back a buffer from getBuffer.
+func putBuffer[T ga.Elem](v []T) {
+	if cap(v) == 0 {
+		return
+	}
+	b := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(v))), cap(v)*elemSize[T]()/8)
+	buffers.Put(&b)
 }

@@ -201,7 +201,8 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 	p, err := planFor(op, file, g, make([]int, len(info.dims)), info.dims)
 	var buf []T
 	if err == nil {
-		buf = make([]T, p.total)
+		buf = getBuffer[T](p.total)
+		defer putBuffer(buf)
 		if err = p.view(f, info.data); err == nil {
 			_, err = mpi.ReadAtAll(f, 0, buf)
 		}

@@ -1,9 +1,7 @@
 package dra
 
 import (
-	"errors"
 	"os"
-	"path/filepath"
 
 	"github.com/goga-hpc/goga/mpi"
 )
@@ -92,16 +90,8 @@ func publish(op string, c *mpi.Comm, f *mpi.File, file string) error {
 	return agree(c, op, file, err)
 }
 
-// commit gives tmp the name final, durably: the rename is synced through
-// the directory.
-func commit(tmp, final string) error {
-	if err := os.Rename(tmp, final); err != nil {
-		return err
-	}
-	dir, err := os.Open(filepath.Dir(final))
-	if err != nil {
-		return err
-	}
-	err = dir.Sync()
-	return errors.Join(err, dir.Close())
-}
+// commit gives tmp, whose data is synced, the name final. The rename is
+// atomic but not synced through the directory (measured: another 7 ms or
+// so for 32 MiB, a fifth of the write): after a crash the name holds the
+// new file or the previous one, both complete.
+func commit(tmp, final string) error { return os.Rename(tmp, final) }

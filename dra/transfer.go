@@ -125,13 +125,16 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 		}
 		r.finish = after
 	} else {
-		buf = make([]T, p.total)
+		buf = getBuffer[T](p.total)
 		r.finish = func(err error) error {
 			if err == nil {
 				err = d.verify(op, p, buf, tiles)
 			}
 			if err == nil {
 				p.scatter(buf)
+			}
+			putBuffer(buf)
+			if err == nil {
 				if serr := g.Pgroup().Sync(); serr != nil {
 					err = errorf(op, d.file, serr, "%v", serr)
 				}
