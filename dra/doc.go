@@ -28,12 +28,11 @@
 // to or from a section [dlo, dhi] of the disk array (0-based, inclusive,
 // C order, as in package ga), the patch's shape equal to the section's
 // (reversed when trans is set, which transposes, as CopyPatch's 't' does),
-// dimensions of extent 1 aside. Each returns a Request: Wait completes it
-// (collectively), Probe asks whether its I/O is done. Until Wait, the
-// global array a write reads must not change and the one a read fills
-// must not be read. Starting a transfer first completes the one in flight
-// on the same disk array (MPI forbids changing a file view under a
-// pending transfer).
+// dimensions of extent 1 aside. Each returns a Request, and Wait
+// (collective) completes it; Probe answers whether its I/O is done. Until
+// Wait, the global array a write reads must not change and the one a read
+// fills must not be read. Starting a transfer first completes the one in
+// flight on the same disk array.
 //
 // Each process moves the elements of the global array it holds itself,
 // nothing goes through another process: its blocks (AccessLocal, or the
@@ -42,16 +41,21 @@
 // become one MPI-IO file view (an indexed type, or none when the runs
 // merge into one, as a block of whole rows does) and one buffer in file
 // order, moved by one collective call (MPI_File_write_at_all,
-// MPI_File_iread_at_all). A read lands in that buffer and reaches the
-// global array only when its checksums match, so a failed read leaves the
-// array unchanged. Writes are done when Write returns (their request is
-// complete at once); reads run until Wait. Why writes block: Open MPI
-// 4.1.4's OMPIO, measured on a full tmpfs, prints "No space left on
-// device" in MPI_File_write_at_all and returns MPI_SUCCESS, and
-// MPI_File_iwrite_at_all then crashes in MPI_Wait; so Create reserves the
-// file's whole size with fallocate (a full disk is an error there, on
-// every process), and writes use the blocking call and check the count
-// it reports.
+// MPI_File_read_at_all). A read lands in that buffer and reaches the
+// global array, in Wait, only when its checksums match, so a failed read
+// leaves the array unchanged.
+//
+// The I/O is done when the transfer call returns; Wait does the rest (a
+// read's checks and copy, a section's copy), so the API keeps DRA's
+// requests while the data moves by the blocking collective calls, for
+// reasons measured with Open MPI 4.1.4 (OMPIO) here: on a full tmpfs
+// MPI_File_write_at_all prints "No space left on device" and returns
+// MPI_SUCCESS, and MPI_File_iwrite_at_all crashes in MPI_Wait; and with
+// the machine loaded MPI_File_iread_at_all and Wait took 33 to 490 ms for
+// 32 MiB where MPI_File_read_at_all took 30 to 56 ms. So Create reserves
+// the file's whole size with fallocate (a full disk is an error there, on
+// every process), and writes check the count MPI reports. (package mpi
+// binds the non-blocking calls, IwriteAtAll and IreadAtAll, all the same.)
 //
 // Sections move in whole tiles (below). A section goes through a scratch
 // global array of the whole tiles that hold it: a read reads those tiles

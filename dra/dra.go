@@ -394,16 +394,13 @@ func (d *Array[T]) Close() error {
 		d.discard(op)
 		return errorf(op, d.file, err, "nothing written: an earlier transfer failed: %v", err)
 	}
-	if werr == nil {
-		werr = d.writeHeader(op)
-	}
-	if werr = agree(d.comm, op, d.file, werr); werr != nil {
+	if werr != nil { // the same on every process: Wait agreed
 		d.discard(op)
 		return werr
 	}
 	d.closed = true
 	release(d)
-	return publish(op, d.comm, d.f, d.file)
+	return publish(op, d.comm, d.f, d.file, d.writeHeader(op))
 }
 
 // settle waits for the transfer in flight, if any.
@@ -419,7 +416,8 @@ func (d *Array[T]) writeHeader(op string) error {
 	return writeHead(op, d.comm, d.f, d.file, d.h.encode())
 }
 
-// writeHead writes a file's header from process 0, at the file's start.
+// writeHead writes a file's header from process 0, at the file's start,
+// and returns this process's error, for the caller to agree on.
 func writeHead(op string, c *mpi.Comm, f *mpi.File, file string, b []byte) error {
 	err := mpi.SetView[byte](f, 0, nil, nil)
 	if err == nil && c.Rank() == 0 {
@@ -431,7 +429,7 @@ func writeHead(op string, c *mpi.Comm, f *mpi.File, file string, b []byte) error
 	if err != nil {
 		err = errorf(op, file, err, "writing the header: %v", err)
 	}
-	return agree(c, op, file, err)
+	return err
 }
 
 func (d *Array[T]) closeFile(op string) error {

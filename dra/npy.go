@@ -80,27 +80,21 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	if err != nil {
 		return err
 	}
-	err = writeHead(op, c, f, file, head)
+	herr := writeHead(op, c, f, file, head)
+	err = p.view(f, len(head))
 	if err == nil {
-		err = p.view(f, len(head))
-		if err == nil {
-			var n int
-			buf := p.gather()
-			if n, err = mpi.WriteAtAll(f, 0, buf); err == nil && n != len(buf) {
-				err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
-			}
+		var n int
+		buf := p.gather()
+		if n, err = mpi.WriteAtAll(f, 0, buf); err == nil && n != len(buf) {
+			err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
 		}
-		if err != nil {
-			err = errorf(op, file, err, "%v", err)
-		}
-		err = agree(c, op, file, err)
 	}
 	if err != nil {
-		f.Close()
-		removePartial(c, file)
-		return err
+		err = errorf(op, file, err, "%v", err)
+	} else {
+		err = herr
 	}
-	return publish(op, c, f, file)
+	return publish(op, c, f, file, err)
 }
 
 // npyInfo is what a .npy header says.

@@ -64,11 +64,15 @@ func removePartial(c *mpi.Comm, file string) {
 }
 
 // publish syncs and closes f, file's partial file, and renames it to
-// file; on any failure it removes the partial file instead.
-func publish(op string, c *mpi.Comm, f *mpi.File, file string) error {
+// file; on any failure, or if prior (this process's error so far) is not
+// nil on some process, it removes the partial file instead.
+func publish(op string, c *mpi.Comm, f *mpi.File, file string, prior error) error {
 	err := f.Sync()
 	if err != nil {
 		err = errorf(op, file, err, "%v", err)
+	}
+	if prior != nil {
+		err = prior
 	}
 	if err := agree(c, op, file, err); err != nil {
 		f.Close()
