@@ -292,3 +292,41 @@ func TestProcessCounts(t *testing.T) {
 		must(t, d.Close())
 	})
 }
+
+// TestOutOfCore keeps a 64 × 40 disk array four times larger than the
+// 16 × 40 global array that fills and checks it slab by slab, with each
+// process's transfer buffer limited to a slab's bytes (MaxMemory).
+func TestOutOfCore(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		const R, C, slab = 64, 40, 16
+		dir := start(t, dra.Limits{MaxMemory: slab * C * 8, MaxArraySize: R * C * 8})
+		defer stop(t)
+		file := filepath.Join(dir, "big.dra")
+		g, err := ga.Create[float64]("slab", []int{slab, C}, nil)
+		must(t, err)
+		defer mpitest.Cleanup(t, g.Destroy)
+		d, err := dra.Create[float64]([]int{R, C}, "big", file, dra.ModeWrite, []int{slab, C})
+		must(t, err)
+		for s := range R / slab {
+			fill(t, g, func(i int) float64 { return val[float64](s*slab*C + i) })
+			must(t, done(dra.WriteSection(false, g, []int{0, 0}, []int{slab - 1, C - 1}, d, []int{s * slab, 0}, []int{s*slab + slab - 1, C - 1})))
+		}
+		must(t, d.Close())
+		d, err = dra.Open[float64](file, dra.ModeRead)
+		must(t, err)
+		for s := R/slab - 1; s >= 0; s-- {
+			must(t, done(dra.ReadSection(false, g, []int{0, 0}, []int{slab - 1, C - 1}, d, []int{s * slab, 0}, []int{s*slab + slab - 1, C - 1})))
+			wantWhole(t, fmt.Sprintf("slab %d", s), g, func(i int) float64 { return val[float64](s*slab*C + i) })
+		}
+		// The whole array in one read would need more buffer than allowed
+		// on one process.
+		if ga.Nnodes() == 1 {
+			all, err := ga.Create[float64]("all", []int{R, C}, nil)
+			must(t, err)
+			defer mpitest.Cleanup(t, all.Destroy)
+			_, err = dra.Read(all, d)
+			wantErr(t, "whole read past MaxMemory", err, dra.ErrLimit, "MaxMemory")
+		}
+		must(t, d.Close())
+	})
+}
