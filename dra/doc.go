@@ -34,16 +34,22 @@
 // fills must not be read. Starting a transfer first completes the one in
 // flight on the same disk array.
 //
-// Each process moves the elements of the global array it holds itself,
-// nothing goes through another process: its blocks (AccessLocal, or the
-// blocks of a block-cyclic array) are listed as runs along the last
-// dimension, sorted by place in the file, merged where they touch, and
-// become one MPI-IO file view (an indexed type, or none when the runs
-// merge into one, as a block of whole rows does) and one buffer in file
-// order, moved by one collective call (MPI_File_write_at_all,
-// MPI_File_read_at_all). A read lands in that buffer and reaches the
-// global array, in Wait, only when its checksums match, so a failed read
-// leaves the array unchanged.
+// Every process does I/O, on its band of the file: process k of n moves
+// rows [k·B/n, (k+1)·B/n) of the box (the whole array, or a section's
+// tiles) along its first dimension, with all of the others. It gets its
+// band from the global array by one-sided Get (from whichever processes
+// own it; nothing goes through one process) into a buffer in file order,
+// and writes it by one collective call (MPI_File_write_at_all) through a
+// file view of the band (none where the band is contiguous in the file,
+// as a band of whole rows is, else an indexed type of its rows). A read
+// is the reverse (MPI_File_read_at_all, then Put), and the band reaches
+// the global array, in Wait, only when every checksum matches, so a
+// failed read leaves the array unchanged. This is DRA's own scheme (the
+// GA paper's Fig. 16: the section cut among I/O processes, the global
+// array's data moved to their buffers). Each process writing the blocks
+// it owns, the first design, was measured at 0.4 of dd's speed: a 2048 ×
+// 2048 float64 array on 2 processes is cut in column blocks, and Open MPI
+// 4.1.4 wrote each process's part as 2048 pwrites of 8 KiB.
 //
 // The I/O is done when the transfer call returns; Wait does the rest (a
 // read's checks and copy, a section's copy), so the API keeps DRA's
@@ -122,7 +128,7 @@
 // padded so the data starts at a multiple of 64 bytes; LoadNpy makes a
 // global array from one (versions 1.0 to 3.0, those dtypes, C order; a
 // Fortran-order file is refused with a hint). Both move the data as
-// transfers do, each process its own blocks in one collective call, and
+// transfers do, each process its band in one collective call, and
 // SaveNpy's file is complete or absent as a disk array's is. They live here
 // rather than in ga because they share this package's MPI-IO plan,
 // partial-file life and agreement on errors, and ga stays free of file

@@ -9,142 +9,80 @@ import (
 	"github.com/goga-hpc/goga/mpi"
 )
 
-// A transfer moves each process's own elements of a global array between
-// its memory and a box of an array stored in C order in a file, with one
-// collective MPI-IO call: the process's elements, listed as runs (along the
-// last dimension, contiguous in the file) and sorted by their place in the
-// file, become a file view (an indexed filetype, or none for one run) and
-// a buffer in that order. Nothing goes through another process.
+// A transfer moves a global array g, the image of a box of an array stored
+// in C order in a file, in bands (see the package documentation): process
+// k of n moves rows [k·B/n, (k+1)·B/n) of the box along its first
+// dimension, all of the others, between g (one-sided Get and Put) and a
+// buffer in file order, and between the buffer and the file by one
+// collective MPI-IO call on a view of the band.
 
-// run is a stretch of elements contiguous in the file and in memory.
-type run[T ga.Elem] struct {
+// run is a stretch of elements contiguous in the file: the part of one
+// row of the band (along the last dimension).
+type run struct {
 	file int // element index in the file's array
-	mem  []T // the elements in the global array's memory
+	n    int
 }
 
 // plan is one process's part of a transfer.
-type plan[T ga.Elem] struct {
-	runs  []run[T] // in file order
-	total int      // elements
+type plan struct {
+	lo, hi []int // the band, in g's coordinates; nil for none
+	runs   []run // in file order, which is the band's C order
+	total  int   // elements
 }
 
-// piece is a block of a global array that this process holds.
-type piece[T ga.Elem] struct {
-	lo, hi, ld []int
-	data       []T
-}
-
-// pieces lists the blocks of g this process holds, in place.
-func pieces[T ga.Elem](op, file string, g *ga.Array[T]) ([]piece[T], error) {
-	if g.IsMirrored() {
-		return nil, errorf(op, file, nil, "array %q is mirrored: copy it into a distributed array first", g.Name())
+// bandPlan is process me's band, of np, of a box of dims at corner of the
+// file's array of fdims.
+func bandPlan(dims, corner, fdims []int, me, np int) *plan {
+	p := &plan{}
+	r0, r1 := me*dims[0]/np, (me+1)*dims[0]/np
+	if r0 == r1 {
+		return p
 	}
-	if g.BlockCyclic() {
-		var out []piece[T]
-		for _, i := range g.LocalBlocks() {
-			lo, hi, _ := g.Distribution(i)
-			data, ld, err := g.AccessBlock(i)
-			if err != nil {
-				return nil, errorf(op, file, err, "%v", err)
-			}
-			out = append(out, piece[T]{lo, hi, ld, data})
-		}
-		return out, nil
+	nd := len(dims)
+	p.lo, p.hi = make([]int, nd), make([]int, nd)
+	for k := range dims {
+		p.hi[k] = dims[k] - 1
 	}
-	data, lo, hi, ld, ok, err := g.AccessLocal()
-	if err != nil {
-		return nil, errorf(op, file, err, "%v", err)
-	}
-	if !ok {
-		return nil, nil
-	}
-	return []piece[T]{{lo, hi, ld, data}}, nil
-}
-
-// planFor lists this process's runs of g, whose element idx lies at
-// corner+idx in the file's array of dims fdims.
-func planFor[T ga.Elem](op, file string, g *ga.Array[T], corner, fdims []int) (*plan[T], error) {
-	ps, err := pieces(op, file, g)
-	if err != nil {
-		return nil, err
-	}
-	nd := len(fdims)
+	p.lo[0], p.hi[0] = r0, r1-1
 	fpitch := make([]int, nd)
 	fpitch[nd-1] = 1
 	for k := nd - 2; k >= 0; k-- {
 		fpitch[k] = fpitch[k+1] * fdims[k+1]
 	}
-	p := &plan[T]{}
-	for _, pc := range ps {
-		mpitch := make([]int, nd)
-		mpitch[nd-1] = 1
-		for k := nd - 2; k >= 0; k-- {
-			mpitch[k] = mpitch[k+1] * pc.ld[k]
+	n := p.hi[nd-1] - p.lo[nd-1] + 1
+	idx := slices.Clone(p.lo)
+	for {
+		f := 0
+		for k := range nd {
+			f += (corner[k] + idx[k]) * fpitch[k]
 		}
-		n := pc.hi[nd-1] - pc.lo[nd-1] + 1
-		idx := slices.Clone(pc.lo)
-		for {
-			f, m := 0, 0
-			for k := range nd {
-				f += (corner[k] + idx[k]) * fpitch[k]
-				m += (idx[k] - pc.lo[k]) * mpitch[k]
-			}
-			p.runs = append(p.runs, run[T]{f, pc.data[m : m+n]})
-			p.total += n
-			k := nd - 2
-			for ; k >= 0; k-- {
-				if idx[k]++; idx[k] <= pc.hi[k] {
-					break
-				}
-				idx[k] = pc.lo[k]
-			}
-			if k < 0 {
+		p.runs = append(p.runs, run{f, n})
+		p.total += n
+		k := nd - 2
+		for ; k >= 0; k-- {
+			if idx[k]++; idx[k] <= p.hi[k] {
 				break
 			}
+			idx[k] = p.lo[k]
+		}
+		if k < 0 {
+			return p
 		}
 	}
-	slices.SortFunc(p.runs, func(a, b run[T]) int { return a.file - b.file })
-	return p, nil
 }
 
-// gather returns the runs' elements in file order: in place when they lie
-// one after another in memory too (a block of whole rows), else copied.
-func (p *plan[T]) gather() []T {
-	if v, ok := p.inPlace(); ok {
-		return v
+// planOf is bandPlan for this process of g's group, after refusing what
+// cannot move.
+func planOf[T ga.Elem](op, file string, g *ga.Array[T], corner, fdims []int) (*plan, error) {
+	if g.IsMirrored() {
+		return nil, errorf(op, file, nil, "array %q is mirrored: copy it into a distributed array first", g.Name())
 	}
-	buf := make([]T, 0, p.total)
-	for _, r := range p.runs {
-		buf = append(buf, r.mem...)
-	}
-	return buf
-}
-
-// inPlace returns the runs as one slice of memory, if they are one.
-func (p *plan[T]) inPlace() ([]T, bool) {
-	if len(p.runs) == 0 {
-		return nil, false
-	}
-	first := p.runs[0].mem
-	next := unsafe.Pointer(unsafe.SliceData(first))
-	for _, r := range p.runs {
-		if unsafe.Pointer(unsafe.SliceData(r.mem)) != next {
-			return nil, false
-		}
-		next = unsafe.Add(next, len(r.mem)*elemSize[T]())
-	}
-	return unsafe.Slice(unsafe.SliceData(first), p.total), true
-}
-
-// scatter copies a buffer in file order back to the runs.
-func (p *plan[T]) scatter(buf []T) {
-	for _, r := range p.runs {
-		buf = buf[copy(r.mem, buf):]
-	}
+	pg := g.Pgroup()
+	return bandPlan(g.Dims(), corner, fdims, pg.Nodeid(), pg.Nnodes()), nil
 }
 
 // view sets f's view to the runs, the data starting at byte data.
-func (p *plan[T]) view(f *mpi.File, data int) error {
+func view[T ga.Elem](p *plan, f *mpi.File, data int) error {
 	if len(p.runs) == 0 {
 		return mpi.SetView[T](f, data, nil, nil)
 	}
@@ -153,10 +91,10 @@ func (p *plan[T]) view(f *mpi.File, data int) error {
 	for _, r := range p.runs {
 		at := r.file - first
 		if k := len(lens) - 1; k >= 0 && displs[k]+lens[k] == at {
-			lens[k] += len(r.mem) // contiguous with the one before: one block
+			lens[k] += r.n // contiguous with the one before: one block
 			continue
 		}
-		lens, displs = append(lens, len(r.mem)), append(displs, at)
+		lens, displs = append(lens, r.n), append(displs, at)
 	}
 	disp := data + first*elemSize[T]()
 	if len(lens) == 1 {
@@ -174,14 +112,14 @@ func (p *plan[T]) view(f *mpi.File, data int) error {
 	return err
 }
 
-// sums adds the checksums of buf (the runs' elements in file order) into
-// the table of tile sums of h.
-func (p *plan[T]) sums(h *header, buf []T, into []uint64) {
+// sums adds the checksums of buf (the band, in file order) into the table
+// of tile sums of h.
+func sums[T ga.Elem](p *plan, h *header, buf []T, into []uint64) {
 	nd := len(h.dims)
 	last, tl := h.dims[nd-1], h.tile[nd-1]
 	grid := h.tileGrid()
 	for _, r := range p.runs {
-		n := len(r.mem)
+		n := r.n
 		// The tile row of this run: its tile coordinates but the last.
 		k, rest := 0, r.file/last
 		stride := 1

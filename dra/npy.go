@@ -58,9 +58,10 @@ func npyHeader[T ga.Elem](dims []int) []byte {
 }
 
 // SaveNpy writes g to file in NumPy's .npy format (C order, little-endian),
-// which numpy.load and other tools read. Each process writes its own
-// blocks in one collective call; the file appears under its name only
-// once complete. It is collective over g's group.
+// which numpy.load and other tools read. Each process writes its band of
+// rows (see the package documentation) in one collective call; the file
+// appears under its name only once complete. It is collective over g's
+// group.
 func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	const op = "SaveNpy"
 	if !g.Valid() {
@@ -68,10 +69,15 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	}
 	c := g.Pgroup().Comm()
 	dims := g.Dims()
-	if err := g.Pgroup().Sync(); err != nil { // puts into g are complete
-		return errorf(op, file, err, "%v", err)
+	p, err := planOf(op, file, g, make([]int, len(dims)), dims)
+	var buf []T
+	if err == nil {
+		buf = getBuffer[T](p.total)
+		defer putBuffer(buf)
+		if err = fetch(g, p, buf); err != nil {
+			err = errorf(op, file, err, "%v", err)
+		}
 	}
-	p, err := planFor(op, file, g, make([]int, len(dims)), dims)
 	if err := agree(c, op, file, err); err != nil {
 		return err
 	}
@@ -81,10 +87,9 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 		return err
 	}
 	herr := writeHead(op, c, f, file, head)
-	err = p.view(f, len(head))
+	err = view[T](p, f, len(head))
 	if err == nil {
 		var n int
-		buf := p.gather()
 		if n, err = mpi.WriteAtAll(f, 0, buf); err == nil && n != len(buf) {
 			err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
 		}
@@ -170,7 +175,7 @@ func parseNpy(b []byte) (info *npyInfo, need int, err error) {
 // LoadNpy creates a global array called name, on GA's default group, from
 // the .npy file file: C order, little-endian elements of T (NumPy's
 // '<i4', '<i8', '<f4', '<f8', '<c8', '<c16'), 1 to ga.MaxDim dimensions.
-// Each process reads its own blocks in one collective call. It is
+// Each process reads its band of rows in one collective call. It is
 // collective; every process gets the same error, and on error no array
 // is left.
 func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
@@ -192,12 +197,12 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 	if err != nil {
 		return nil, errorf(op, file, err, "%v", err)
 	}
-	p, err := planFor(op, file, g, make([]int, len(info.dims)), info.dims)
+	p, err := planOf(op, file, g, make([]int, len(info.dims)), info.dims)
 	var buf []T
 	if err == nil {
 		buf = getBuffer[T](p.total)
 		defer putBuffer(buf)
-		if err = p.view(f, info.data); err == nil {
+		if err = view[T](p, f, info.data); err == nil {
 			_, err = mpi.ReadAtAll(f, 0, buf)
 		}
 		if err != nil {
@@ -205,10 +210,7 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 		}
 	}
 	if err = agree(c, op, file, err); err == nil {
-		p.scatter(buf)
-		if err = ga.Sync(); err != nil {
-			err = errorf(op, file, err, "%v", err)
-		}
+		err = agree(c, op, file, store(op, file, g, p, buf))
 	}
 	if err != nil {
 		g.Destroy()

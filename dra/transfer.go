@@ -84,10 +84,10 @@ func (d *Array[T]) sameGroup(op string, g *ga.Array[T]) error {
 // process). Tiles is the list of tiles the box covers whole.
 func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, write bool, check error, after func(error) error) (*Request[T], error) {
 	c := d.comm
-	var p *plan[T]
+	var p *plan
 	err := check
 	if err == nil {
-		p, err = planFor(op, d.file, g, corner, d.h.dims)
+		p, err = planOf(op, d.file, g, corner, d.h.dims)
 	}
 	if err == nil {
 		err = memoryLimit(op, d.file, p.total*d.h.esize)
@@ -95,57 +95,33 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	if err = agree(c, op, d.file, err); err != nil {
 		return nil, after(err)
 	}
-	if write {
-		// Puts into g from any process are complete before its data is read.
-		if err := g.Pgroup().Sync(); err != nil {
-			return nil, after(errorf(op, d.file, err, "%v", err))
-		}
-	}
+	buf := getBuffer[T](p.total)
 	r := &Request[T]{d: d, write: write}
-	var buf []T
 	if write {
-		buf = p.gather()
-		part := make([]uint64, len(d.h.sums))
-		p.sums(d.h, buf, part)
-		sums := make([]uint64, len(part))
-		if err := mpi.Allreduce(c, part, sums, mpi.Sum); err != nil {
-			return nil, after(errorf(op, d.file, err, "%v", err))
-		}
-		for _, k := range tiles {
-			d.h.sums[k] = sums[k]
+		if err := d.band(op, g, p, buf, tiles); err != nil {
+			putBuffer(buf)
+			return nil, after(err)
 		}
 		r.finish = func() error { return after(nil) }
 	} else {
-		buf = getBuffer[T](p.total)
 		r.finish = func() error {
 			err := d.verify(op, p, buf, tiles)
 			if err == nil {
-				p.scatter(buf)
+				err = d.fill(op, g, p, buf)
 			}
 			putBuffer(buf)
-			if err == nil {
-				if serr := g.Pgroup().Sync(); serr != nil {
-					err = errorf(op, d.file, serr, "%v", serr)
-				}
-			}
 			return after(err)
 		}
 	}
-	err = p.view(d.f, d.h.size)
+	err = view[T](p, d.f, d.h.size)
 	if err == nil {
 		if write {
-			// Blocking: Open MPI 4.1.4's MPI_File_iwrite_at_all crashes in
-			// MPI_Wait when the write fails (measured: SIGSEGV on a full
-			// tmpfs), so a write is done when Write returns and its
-			// request is complete already.
 			var n int
 			if n, err = mpi.WriteAtAll(d.f, 0, buf); err == nil && n != len(buf) {
 				err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
 			}
+			putBuffer(buf)
 		} else {
-			// Blocking too: measured here, with the machine loaded,
-			// MPI_File_iread_at_all then Wait took 33 to 490 ms for
-			// 32 MiB where MPI_File_read_at_all took 30 to 56 ms.
 			_, err = mpi.ReadAtAll(d.f, 0, buf)
 		}
 	}
@@ -162,10 +138,63 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	return r, nil
 }
 
-// verify checks the tiles a read covered against the table.
-func (d *Array[T]) verify(op string, p *plan[T], buf []T, tiles []int) error {
+// band fetches this process's band of g into buf and sets the checksums
+// of the tiles the box covers.
+func (d *Array[T]) band(op string, g *ga.Array[T], p *plan, buf []T, tiles []int) error {
 	part := make([]uint64, len(d.h.sums))
-	p.sums(d.h, buf, part)
+	err := fetch(g, p, buf)
+	if err == nil {
+		sums(p, d.h, buf, part)
+	} else {
+		err = errorf(op, d.file, err, "%v", err)
+	}
+	if err := agree(d.comm, op, d.file, err); err != nil {
+		return err
+	}
+	total := make([]uint64, len(part))
+	if err := mpi.Allreduce(d.comm, part, total, mpi.Sum); err != nil {
+		return errorf(op, d.file, err, "%v", err)
+	}
+	for _, k := range tiles {
+		d.h.sums[k] = total[k]
+	}
+	return nil
+}
+
+// fetch completes the puts into g, then gets this process's band of g.
+func fetch[T ga.Elem](g *ga.Array[T], p *plan, buf []T) error {
+	err := g.Pgroup().Sync()
+	if err == nil && p.lo != nil {
+		err = g.Get(p.lo, p.hi, buf, nil)
+	}
+	return err
+}
+
+// fill puts this process's band into g and syncs, so every process sees
+// all of it; every process gets any process's error.
+func (d *Array[T]) fill(op string, g *ga.Array[T], p *plan, buf []T) error {
+	return agree(d.comm, op, d.file, store(op, d.file, g, p, buf))
+}
+
+// store puts this process's band into g, then syncs g's group.
+func store[T ga.Elem](op, file string, g *ga.Array[T], p *plan, buf []T) error {
+	var err error
+	if p.lo != nil {
+		err = g.Put(p.lo, p.hi, buf, nil)
+	}
+	if serr := g.Pgroup().Sync(); err == nil {
+		err = serr
+	}
+	if err != nil {
+		return errorf(op, file, err, "%v", err)
+	}
+	return nil
+}
+
+// verify checks the tiles a read covered against the table.
+func (d *Array[T]) verify(op string, p *plan, buf []T, tiles []int) error {
+	part := make([]uint64, len(d.h.sums))
+	sums(p, d.h, buf, part)
 	sums := make([]uint64, len(part))
 	if err := mpi.Allreduce(d.comm, part, sums, mpi.Sum); err != nil {
 		return errorf(op, d.file, err, "%v", err)
