@@ -203,16 +203,16 @@ func Create[T ga.Elem](dims []int, name, file string, mode Mode, reqdims []int) 
 		d.h = h
 		check = admit(op, file, d, h.dataBytes())
 	}
-	if err := agree(c, op, file, check); err != nil {
+	// The file's final size at once, zeros: unwritten sections read as
+	// zeros, whose checksum is 0.
+	size := 0
+	if d.h != nil {
+		size = d.h.size + d.h.dataBytes()
+	}
+	if d.f, err = createPartial(op, c, file, size, check); err != nil {
 		if check == nil {
 			release(d)
 		}
-		return nil, err
-	}
-	// The file's final size at once, zeros: unwritten sections read as
-	// zeros, whose checksum is 0.
-	if d.f, err = createPartial(op, c, file, d.h.size+d.h.dataBytes()); err != nil {
-		release(d)
 		return nil, err
 	}
 	return d, nil

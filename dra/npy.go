@@ -78,11 +78,8 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 			err = errorf(op, file, err, "%v", err)
 		}
 	}
-	if err := agree(c, op, file, err); err != nil {
-		return err
-	}
 	head := npyHeader[T](dims)
-	f, err := createPartial(op, c, file, len(head)+product(dims)*elemSize[T]())
+	f, err := createPartial(op, c, file, len(head)+product(dims)*elemSize[T](), err)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package dra
 
 import (
+	"errors"
 	"os"
 
 	"github.com/goga-hpc/goga/mpi"
@@ -30,23 +31,38 @@ func openShared(op string, c *mpi.Comm, file, name string, mode mpi.FileMode) (*
 }
 
 // createPartial makes file's partial file of size bytes, zeros, with its
-// disk space reserved (see reserve), and opens it for reading and writing.
-func createPartial(op string, c *mpi.Comm, file string, size int) (*mpi.File, error) {
+// disk space reserved (see reserve), and opens it for reading and
+// writing, unless check (this process's verdict on the arguments) or
+// another process refuses. Process 0 makes the file alone, so that one
+// agreement covers the arguments and the making.
+func createPartial(op string, c *mpi.Comm, file string, size int, check error) (*mpi.File, error) {
 	tmp := file + partial
-	f, err := openShared(op, c, file, tmp, mpi.ModeCreate|mpi.ModeRdwr)
-	if err != nil {
-		return nil, err
-	}
-	// SetSize also drops the data of a partial file left by a crash.
-	err = f.SetSize(size)
+	err := check
 	if err == nil && c.Rank() == 0 {
-		err = reserve(tmp, size)
-	}
-	if err != nil {
-		err = errorf(op, file, err, "making the file of %d bytes: %v", size, err)
+		// Create truncates a partial file left by a crash.
+		var out *os.File
+		if out, err = os.Create(tmp); err == nil {
+			err = out.Truncate(int64(size))
+			if cerr := out.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err == nil {
+			err = reserve(tmp, size)
+		}
+		if err != nil {
+			os.Remove(tmp)
+			err = errorf(op, file, err, "making the file of %d bytes: %v", size, err)
+		}
 	}
 	if err := agree(c, op, file, err); err != nil {
-		f.Close()
+		if check == nil && c.Rank() == 0 {
+			os.Remove(tmp)
+		}
+		return nil, err
+	}
+	f, err := openShared(op, c, file, tmp, mpi.ModeRdwr)
+	if err != nil {
 		removePartial(c, file)
 		return nil, err
 	}
@@ -67,20 +83,12 @@ func removePartial(c *mpi.Comm, file string) {
 // file; on any failure, or if prior (this process's error so far) is not
 // nil on some process, it removes the partial file instead.
 func publish(op string, c *mpi.Comm, f *mpi.File, file string, prior error) error {
-	err := f.Sync()
+	err := errors.Join(f.Sync(), f.Close())
 	if err != nil {
 		err = errorf(op, file, err, "%v", err)
 	}
 	if prior != nil {
 		err = prior
-	}
-	if err := agree(c, op, file, err); err != nil {
-		f.Close()
-		removePartial(c, file)
-		return err
-	}
-	if err = f.Close(); err != nil {
-		err = errorf(op, file, err, "%v", err)
 	}
 	if err := agree(c, op, file, err); err != nil {
 		removePartial(c, file)

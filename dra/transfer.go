@@ -97,10 +97,10 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	}
 	buf := getBuffer[T](p.total)
 	r := &Request[T]{d: d, write: write}
+	var ferr error // a failure to fetch the band, agreed on with the I/O's
 	if write {
-		if err := d.band(op, g, p, buf, tiles); err != nil {
-			putBuffer(buf)
-			return nil, after(err)
+		if ferr = d.band(op, g, p, buf, tiles); ferr != nil {
+			ferr = errorf(op, d.file, ferr, "%v", ferr)
 		}
 		r.finish = func() error { return after(nil) }
 	} else {
@@ -128,6 +128,9 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	if err != nil {
 		err = errorf(op, d.file, err, "%v", err)
 	}
+	if ferr != nil {
+		err = ferr
+	}
 	if err = agree(c, op, d.file, err); err != nil {
 		if write && d.failed == nil {
 			d.failed = err
@@ -139,26 +142,23 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 }
 
 // band fetches this process's band of g into buf and sets the checksums
-// of the tiles the box covers.
+// of the tiles the box covers. A process that fails goes on with the
+// collective calls, and the transfer fails (and with it the file) when
+// its I/O is agreed on.
 func (d *Array[T]) band(op string, g *ga.Array[T], p *plan, buf []T, tiles []int) error {
 	part := make([]uint64, len(d.h.sums))
 	err := fetch(g, p, buf)
 	if err == nil {
 		sums(p, d.h, buf, part)
-	} else {
-		err = errorf(op, d.file, err, "%v", err)
-	}
-	if err := agree(d.comm, op, d.file, err); err != nil {
-		return err
 	}
 	total := make([]uint64, len(part))
-	if err := mpi.Allreduce(d.comm, part, total, mpi.Sum); err != nil {
-		return errorf(op, d.file, err, "%v", err)
+	if rerr := mpi.Allreduce(d.comm, part, total, mpi.Sum); err == nil {
+		err = rerr
 	}
 	for _, k := range tiles {
 		d.h.sums[k] = total[k]
 	}
-	return nil
+	return err
 }
 
 // fetch completes the puts into g, then gets this process's band of g.
