@@ -146,19 +146,31 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 // collective calls, and the transfer fails (and with it the file) when
 // its I/O is agreed on.
 func (d *Array[T]) band(op string, g *ga.Array[T], p *plan, buf []T, tiles []int) error {
-	part := make([]uint64, len(d.h.sums))
 	err := fetch(g, p, buf)
+	total, rerr := d.tileSums(p, buf, tiles, err == nil)
 	if err == nil {
-		sums(p, d.h, buf, part)
-	}
-	total := make([]uint64, len(part))
-	if rerr := mpi.Allreduce(d.comm, part, total, mpi.Sum); err == nil {
 		err = rerr
 	}
-	for _, k := range tiles {
-		d.h.sums[k] = total[k]
+	for i, k := range tiles {
+		d.h.sums[k] = total[i]
 	}
 	return err
+}
+
+// tileSums returns the checksums of the box's tiles (tiles[i]'s at i),
+// added up over the processes' bands in one Allreduce of those tiles
+// only; a process whose band holds nothing valid (ok false) adds 0.
+func (d *Array[T]) tileSums(p *plan, buf []T, tiles []int, ok bool) ([]uint64, error) {
+	part := make([]uint64, len(d.h.sums))
+	if ok {
+		sums(p, d.h, buf, part)
+	}
+	mine := make([]uint64, len(tiles))
+	for i, k := range tiles {
+		mine[i] = part[k]
+	}
+	total := make([]uint64, len(tiles))
+	return total, mpi.Allreduce(d.comm, mine, total, mpi.Sum)
 }
 
 // fetch completes the puts into g, then gets this process's band of g.
@@ -193,14 +205,12 @@ func store[T ga.Elem](op, file string, g *ga.Array[T], p *plan, buf []T) error {
 
 // verify checks the tiles a read covered against the table.
 func (d *Array[T]) verify(op string, p *plan, buf []T, tiles []int) error {
-	part := make([]uint64, len(d.h.sums))
-	sums(p, d.h, buf, part)
-	sums := make([]uint64, len(part))
-	if err := mpi.Allreduce(d.comm, part, sums, mpi.Sum); err != nil {
+	total, err := d.tileSums(p, buf, tiles, true)
+	if err != nil {
 		return errorf(op, d.file, err, "%v", err)
 	}
-	for _, k := range tiles {
-		if sums[k] != d.h.sums[k] {
+	for i, k := range tiles {
+		if total[i] != d.h.sums[k] {
 			lo, hi := d.h.tileBox(k)
 			return errorf(op, d.file, ErrChecksum, "checksum mismatch in section lo %v hi %v (tile %d): the file is damaged", lo, hi, k)
 		}
