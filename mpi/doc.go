@@ -72,6 +72,17 @@
 // move. Non-blocking calls (Isend, Irecv, Rput, Rget, Raccumulate) pin their Go
 // buffer until Wait or Test reports completion.
 //
+// # Files
+//
+// MPI-IO (file.go): FileOpen opens a file collectively, SetView gives it a
+// view of elements of T through a filetype (TypeSubarray for a block of an
+// array stored in C order), and WriteAtAll/ReadAtAll and their non-blocking
+// forms IwriteAtAll/IreadAtAll (MPI 3.1, returning a Request) move a rank's
+// part collectively; WriteAt/ReadAt move data by one rank alone. Files return
+// errors; the Class of an *Error tells a missing file (ErrClassNoSuchFile)
+// from a full disk (ErrClassNoSpace) or a refused access. Hints travel in an
+// Info (NewInfo).
+//
 // # The Go runtime and MPI (measured with Open MPI 4.1.4 and Go 1.26)
 //
 //   - Signals. The Go runtime needs SIGSEGV, SIGBUS, SIGFPE and SIGILL to turn

@@ -277,6 +277,9 @@ func run() error {
 	if err := collectiveMath(); err != nil {
 		return err
 	}
+	if err := draBench(); err != nil {
+		return err
+	}
 	return diagStd()
 }
 
