@@ -59,7 +59,9 @@
 // values, ld[k] the extent of buffer dimension k+1), and nil means packed.
 // Element types are int32, int64, float32, float64, complex64 and complex128
 // (GA's C_INT, C_LONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL), fixed at compile time by
-// Array[T]. Sizes and indices are Go ints: no 2^31 limits.
+// Array[T]. A plain Go type of the program's own, registered with
+// RegisterType, makes a UserArray, which moves elements and their fields
+// but does no arithmetic (usertype.go). Sizes and indices are Go ints: no 2^31 limits.
 //
 // # Distribution
 //
@@ -495,8 +497,11 @@
 //	GA_Overlay                    Overlay(b, parent) (b a *Builder; any two element types)
 //	GA_Set_property, GA_Unset_property  a.SetProperty("read_only"), a.UnsetProperty (writes refused; no copies made)
 //	GA_Assemble_duplicate         (not provided: it wraps memory the caller allocated, and goga's arrays live in the MPI windows it allocates itself)
-//	NGA_Register_type, NGA_Deregister_type  (not provided yet, issue 18: arrays of user-defined element types)
-//	NGA_Put_field, NGA_Get_field, NGA_NbPut_field, NGA_NbGet_field  (not provided yet, issue 18: they need user-defined element types)
+//	NGA_Register_type             RegisterType[U] (U plain data: no pointers, strings, slices...; local, as GA's)
+//	NGA_Deregister_type           DeregisterType[U] (arrays of U made before keep working)
+//	NGA_Create (registered type)  CreateUser[U](name, dims, chunk) (u a *UserArray[U]: u.Put, u.Get, u.NbPut, u.NbGet, u.Scatter, u.Gather, u.Distribution, u.Dims, u.Name, u.Destroy; no arithmetic)
+//	NGA_Put_field, NGA_Get_field  PutField(u, off, lo, hi, buf, ld), GetField (off from unsafe.Offsetof; buf's element type is the field's, its size GA's fsize)
+//	NGA_NbPut_field, NGA_NbGet_field  NbPutField, NbGetField
 //	NGA_Sprs_array_create, NGA_Sprs_array_add_element, NGA_Sprs_array_assemble  (not provided yet, issue 18: GA 5's sparse arrays)
 //	NGA_Sprs_array_row_distribution, NGA_Sprs_array_column_distribution  (not provided yet, issue 18)
 //	NGA_Sprs_array_access_col_block, NGA_Sprs_array_destroy  (not provided yet, issue 18)
