@@ -502,9 +502,14 @@
 //	NGA_Create (registered type)  CreateUser[U](name, dims, chunk) (u a *UserArray[U]: u.Put, u.Get, u.NbPut, u.NbGet, u.Scatter, u.Gather, u.Distribution, u.Dims, u.Name, u.Destroy; no arithmetic)
 //	NGA_Put_field, NGA_Get_field  PutField(u, off, lo, hi, buf, ld), GetField (off from unsafe.Offsetof; buf's element type is the field's, its size GA's fsize)
 //	NGA_NbPut_field, NGA_NbGet_field  NbPutField, NbGetField
-//	NGA_Sprs_array_create, NGA_Sprs_array_add_element, NGA_Sprs_array_assemble  (not provided yet, issue 18: GA 5's sparse arrays)
-//	NGA_Sprs_array_row_distribution, NGA_Sprs_array_column_distribution  (not provided yet, issue 18)
-//	NGA_Sprs_array_access_col_block, NGA_Sprs_array_destroy  (not provided yet, issue 18)
+//	NGA_Sprs_array_create         CreateSparse[T](idim, jdim) (s a *Sparse[T], on the default group)
+//	NGA_Sprs_array_add_element    s.AddElement(i, j, v) (local; an element added twice holds the sum)
+//	NGA_Sprs_array_assemble       s.Assemble
+//	NGA_Sprs_array_row_distribution  s.RowDistribution(rank)
+//	NGA_Sprs_array_column_distribution  s.ColumnDistribution(block)
+//	NGA_Sprs_array_access_col_block  s.AccessColBlock(block) (idx, jdx, val in place; nil for a block without elements)
+//	NGA_Sprs_array_matvec_multiply  s.MatVec(a, v) (v = S·a, v of the matrix's rows)
+//	NGA_Sprs_array_destroy        s.Destroy
 //	(Go only)                     SetDebugOutput (where the trace goes: os.Stderr by default)
 //	(Go only)                     a.BlockCyclic (whether the array is block-cyclic)
 //	(Go only)                     a.LocateBlock(sub) (the block that holds an element)
