@@ -118,36 +118,27 @@ func CreateUser[U any](name string, dims, chunk []int) (*UserArray[U], error) {
 	return u, nil
 }
 
-// Destroy frees the array (GA_Destroy). It is collective.
-func (u *UserArray[U]) Destroy() error {
-	if u == nil {
-		return stateErr("Destroy", "", ErrNil)
-	}
-	return u.a.Destroy()
-}
-
-// Name returns the array's name; "" for nil.
-func (u *UserArray[U]) Name() string {
-	if u == nil {
-		return ""
-	}
-	return u.a.Name()
-}
-
-// Dims returns the array's dimensions; nil for nil.
-func (u *UserArray[U]) Dims() []int {
+// arr is u's array; nil for nil, whose calls then refuse it (a collective
+// one on every process).
+func (u *UserArray[U]) arr() *Array[int32] {
 	if u == nil {
 		return nil
 	}
-	return u.a.Dims()
+	return u.a
 }
+
+// Destroy frees the array (GA_Destroy). It is collective.
+func (u *UserArray[U]) Destroy() error { return u.arr().Destroy() }
+
+// Name returns the array's name; "" for nil.
+func (u *UserArray[U]) Name() string { return u.arr().Name() }
+
+// Dims returns the array's dimensions; nil for nil.
+func (u *UserArray[U]) Dims() []int { return u.arr().Dims() }
 
 // Distribution returns the patch that rank owns, as Array.Distribution.
 func (u *UserArray[U]) Distribution(rank int) (lo, hi []int, ok bool) {
-	if u == nil {
-		return nil, nil, false
-	}
-	return u.a.Distribution(rank)
+	return u.arr().Distribution(rank)
 }
 
 // summary is Summarize's lines for u: its array's, whose first names the
@@ -156,14 +147,6 @@ func (u *UserArray[U]) summary(b *strings.Builder, verbose bool) {
 	var s strings.Builder
 	u.a.summary(&s, verbose)
 	b.WriteString(strings.Replace(s.String(), "int32 ", reflect.TypeFor[U]().String()+" ", 1))
-}
-
-// inner is u's array for op, or ErrNil.
-func (u *UserArray[U]) inner(op string) (*Array[int32], error) {
-	if u == nil {
-		return nil, stateErr(op, "", ErrNil)
-	}
-	return u.a, nil
 }
 
 // asBytes views s's memory as bytes; U is plain (RegisterType checked it).
@@ -204,10 +187,7 @@ func (u *UserArray[U]) Gather(v []U, subs [][]int) error {
 // vector moves v's values to or from the elements subs names, by one
 // armci vector call per owner: f's.
 func (u *UserArray[U]) vector(op string, v []U, subs [][]int, stat func(*Stats) *OpStats, f func(*armci.Segment, int, []byte, []armci.IOVec) error) error {
-	a, err := u.inner(op)
-	if err != nil {
-		return err
-	}
+	a := u.arr()
 	vecs, order, err := a.byOwner(op, subs, len(v))
 	if err != nil {
 		return err
@@ -258,10 +238,7 @@ func (f field) strided(pc piece, es int) (remote, local int, p armci.Strided) {
 // moveAs moves the patch [lo, hi] between the array and buf, n values of
 // an element or of field f each, by one armci call per piece: xfer's.
 func moveAs[U any](u *UserArray[U], op string, lo, hi []int, buf []byte, n int, ld []int, f field, stat func(*Stats) *OpStats, xfer func(*armci.Segment, int, int, []byte, armci.Strided) error) error {
-	a, err := u.inner(op)
-	if err != nil {
-		return err
-	}
+	a := u.arr()
 	var b layout.Buffer
 	if err := a.transfer(op, lo, hi, ld, n, &b); err != nil {
 		return err
