@@ -170,9 +170,9 @@
 //
 // # Linear algebra
 //
-// LuSolve, LltSolve, Solve and SpdInvert hand float64 arrays, and Gemm and
-// MatmulPatch float32, float64, complex64 and complex128 arrays, to
-// ScaLAPACK (package scalapack), all through one bridge: a 2-D patch of an
+// LuSolve, LltSolve, Solve, SpdInvert, Gemm and MatmulPatch hand float32,
+// float64, complex64 and complex128 arrays (GA's solvers are double only)
+// to ScaLAPACK (package scalapack), all through one bridge: a 2-D patch of an
 // array (its leading patch for Gemm and the solvers, any 2-D slice for
 // MatmulPatch) read into a block-cyclic matrix and written back. B is
 // n × nrhs (GA's C interface wants its transpose) and is overwritten by X;
@@ -407,8 +407,8 @@
 //	GA_Get_diag                   a.GetDiag
 //	GA_Scale_rows, GA_Scale_cols  a.ScaleRows, a.ScaleCols
 //	GA_Norm1, GA_Norm_infinity    a.Norm1, a.NormInfinity (sum and max of |a| over all entries, as GA computes)
-//	GA_Lu_solve                   LuSolve(trans, a, b)
-//	GA_Llt_solve                  LltSolve(a, b)
+//	GA_Lu_solve                   LuSolve(trans, a, b) (every float type; trans 'C' too)
+//	GA_Llt_solve                  LltSolve(a, b) (Hermitian A for complex types)
 //	GA_Solve                      Solve(a, b)
 //	GA_Spd_invert                 SpdInvert(a)
 //	GA_Diag_std                   DiagStd(a, v) (eigenvalues, error; eigenvectors in v's rows; parallel, not an abort)
