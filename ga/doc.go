@@ -59,7 +59,9 @@
 // values, ld[k] the extent of buffer dimension k+1), and nil means packed.
 // Element types are int32, int64, float32, float64, complex64 and complex128
 // (GA's C_INT, C_LONG, C_FLOAT, C_DBL, C_SCPL, C_DCPL), fixed at compile time by
-// Array[T]. Sizes and indices are Go ints: no 2^31 limits.
+// Array[T]. A plain Go type of the program's own, registered with
+// RegisterType, makes a UserArray, which moves elements and their fields
+// but does no arithmetic (usertype.go). Sizes and indices are Go ints: no 2^31 limits.
 //
 // # Distribution
 //
@@ -168,9 +170,9 @@
 //
 // # Linear algebra
 //
-// LuSolve, LltSolve, Solve and SpdInvert hand float64 arrays, and Gemm and
-// MatmulPatch float32, float64, complex64 and complex128 arrays, to
-// ScaLAPACK (package scalapack), all through one bridge: a 2-D patch of an
+// LuSolve, LltSolve, Solve, SpdInvert, Gemm and MatmulPatch hand float32,
+// float64, complex64 and complex128 arrays (GA's solvers are double only)
+// to ScaLAPACK (package scalapack), all through one bridge: a 2-D patch of an
 // array (its leading patch for Gemm and the solvers, any 2-D slice for
 // MatmulPatch) read into a block-cyclic matrix and written back. B is
 // n × nrhs (GA's C interface wants its transpose) and is overwritten by X;
@@ -304,6 +306,7 @@
 // *Array[T]):
 //
 //	GA_Initialize                 Init
+//	GA_Initialize_args            Init (MPI is started without argc and argv, as MPI-2 allows; mpirun passes what it needs in the environment)
 //	GA_Initialize_ltd             InitLimited
 //	GA_Initialize_comm (GA 5.9)   InitComm
 //	GA_Terminate                  Terminate
@@ -328,8 +331,10 @@
 //	NGA_Read_inc                  a.ReadInc
 //	NGA_Scatter, NGA_Gather       a.Scatter, a.Gather
 //	NGA_Scatter_acc               a.ScatterAcc
-//	NGA_Periodic_get/_put/_acc    a.PeriodicGet, a.PeriodicPut, a.PeriodicAcc
-//	NGA_Strided_get/_put/_acc     a.StridedGet, a.StridedPut, a.StridedAcc
+//	NGA_Scatter_flat, NGA_Gather_flat  a.ScatterFlat, a.GatherFlat (subscripts in one flat list, ndim values each)
+//	NGA_Scatter_acc_flat          a.ScatterAccFlat
+//	NGA_Periodic_get, NGA_Periodic_put, NGA_Periodic_acc  a.PeriodicGet, a.PeriodicPut, a.PeriodicAcc
+//	NGA_Strided_get, NGA_Strided_put, NGA_Strided_acc  a.StridedGet, a.StridedPut, a.StridedAcc
 //	NGA_NbGet, NGA_NbPut, NGA_NbAcc  a.NbGet, a.NbPut, a.NbAcc
 //	NGA_NbWait, NGA_NbTest        (*Handle).Wait, (*Handle).Test
 //	GA_Sync                       Sync
@@ -341,16 +346,20 @@
 //	NGA_Distribution              a.Distribution
 //	NGA_Locate                    a.Locate
 //	NGA_Locate_region             a.LocateRegion
+//	NGA_Locate_nnodes             a.LocateNnodes (the pieces LocateRegion lists: processes, or blocks on a block-cyclic array, as in GA)
+//	NGA_Locate_num_blocks         a.LocateNnodes (the blocks a patch touches; GA answers -1 unless the array is block-cyclic, where the two agree)
 //	NGA_Access                    a.Access (a.AccessLocal for the whole block)
 //	NGA_Release                   a.Release
 //	NGA_Release_update            a.ReleaseUpdate
 //	NGA_Proc_topology             a.ProcTopology
+//	GA_Get_proc_index             a.ProcTopology (a process's grid coordinates; GA's aborts unless UsesProcGrid, goga's answers for any array with a process grid)
 //	GA_Get_proc_grid              a.ProcGrid
 //	GA_Set_block_cyclic           (*Builder).BlockCyclic
 //	GA_Set_block_cyclic_proc_grid  (*Builder).BlockCyclicGrid
 //	GA_Total_blocks               a.TotalBlocks
 //	NGA_Locate_region (per block)  a.BlockOwner(i) (the process that owns block i)
 //	GA_Get_block_info             a.BlockInfo
+//	GA_Nblock                     a.BlockInfo (its first result: the blocks along each dimension)
 //	NGA_Access_block              a.AccessBlock (a.LocalBlocks lists them)
 //	NGA_Access_block_grid         a.AccessBlockGrid
 //	NGA_Access_block_segment      a.AccessBlockSegment
@@ -370,27 +379,27 @@
 //	GA_Ndim, GA_Get_dimension     a.Ndim
 //	NGA_Compare_distr, GA_Compare_distr  CompareDistr(a, b)
 //	GA_Brdcst                     Brdcst
-//	GA_Gop, GA_Dgop, GA_Igop, ...  Gop (ops "+", "*", "max", "min", "absmax", "absmin", "or")
+//	GA_Gop, GA_Igop, GA_Lgop, GA_Llgop, GA_Fgop, GA_Dgop, GA_Cgop, GA_Zgop  Gop (ops "+", "*", "max", "min", "absmax", "absmin", "or")
 //	GA_Zero, GA_Fill, GA_Scale    a.Zero, a.Fill, a.Scale
 //	GA_Copy                       Copy(a, b)
 //	GA_Add                        Add(alpha, a, beta, b, c)
-//	GA_Idot, GA_Ddot, GA_Zdot, …  Dot(a, b)
-//	GA_Zero_patch                 a.ZeroPatch
-//	GA_Fill_patch                 a.FillPatch
-//	GA_Scale_patch                a.ScalePatch
+//	GA_Idot, GA_Ldot, GA_Lldot, GA_Fdot, GA_Ddot, GA_Cdot, GA_Zdot  Dot(a, b)
+//	GA_Zero_patch, NGA_Zero_patch  a.ZeroPatch
+//	GA_Fill_patch, NGA_Fill_patch  a.FillPatch
+//	GA_Scale_patch, NGA_Scale_patch  a.ScalePatch
 //	GA_Copy_patch, NGA_Copy_patch  CopyPatch(trans, a, alo, ahi, b, blo, bhi)
-//	GA_Add_patch                  AddPatch(alpha, a, alo, ahi, beta, b, blo, bhi, c, clo, chi)
-//	NGA_Idot_patch, NGA_Ddot_patch, …  DotPatch(a, ta, alo, ahi, b, tb, blo, bhi)
-//	GA_Abs_value(_patch)          a.AbsValue, a.AbsValuePatch
-//	GA_Add_constant(_patch)       a.AddConstant, a.AddConstantPatch
-//	GA_Recip(_patch)              a.Recip, a.RecipPatch (a zero: ErrZeroDivisor, not an abort)
-//	GA_Elem_multiply(_patch)      ElemMultiply(a, b, c), ElemMultiplyPatch
-//	GA_Elem_divide(_patch)        ElemDivide(a, b, c), ElemDividePatch (a zero: ErrZeroDivisor)
-//	GA_Elem_maximum(_patch)       ElemMaximum(a, b, c), ElemMaximumPatch
-//	GA_Elem_minimum(_patch)       ElemMinimum(a, b, c), ElemMinimumPatch
-//	GA_Median(_patch)             Median(a, b, c, m), MedianPatch
-//	GA_Step_max(_patch)           StepMax(a, b), StepMaxPatch
-//	GA_Step_bound_info(_patch)    StepBoundInfo(xx, vv, xxll, xxuu), StepBoundInfoPatch (GA 4's GA_Step_max2)
+//	GA_Add_patch, NGA_Add_patch   AddPatch(alpha, a, alo, ahi, beta, b, blo, bhi, c, clo, chi)
+//	NGA_Idot_patch, NGA_Ldot_patch, NGA_Lldot_patch, NGA_Fdot_patch, NGA_Ddot_patch, NGA_Cdot_patch, NGA_Zdot_patch  DotPatch(a, ta, alo, ahi, b, tb, blo, bhi)
+//	GA_Abs_value, GA_Abs_value_patch  a.AbsValue, a.AbsValuePatch
+//	GA_Add_constant, GA_Add_constant_patch  a.AddConstant, a.AddConstantPatch
+//	GA_Recip, GA_Recip_patch      a.Recip, a.RecipPatch (a zero: ErrZeroDivisor, not an abort)
+//	GA_Elem_multiply, GA_Elem_multiply_patch  ElemMultiply(a, b, c), ElemMultiplyPatch
+//	GA_Elem_divide, GA_Elem_divide_patch  ElemDivide(a, b, c), ElemDividePatch (a zero: ErrZeroDivisor)
+//	GA_Elem_maximum, GA_Elem_maximum_patch  ElemMaximum(a, b, c), ElemMaximumPatch
+//	GA_Elem_minimum, GA_Elem_minimum_patch  ElemMinimum(a, b, c), ElemMinimumPatch
+//	GA_Median, GA_Median_patch    Median(a, b, c, m), MedianPatch
+//	GA_Step_max, GA_Step_max_patch  StepMax(a, b), StepMaxPatch
+//	GA_Step_bound_info, GA_Step_bound_info_patch, GA_Step_max2, GA_Step_max2_patch  StepBoundInfo(xx, vv, xxll, xxuu), StepBoundInfoPatch (GA 4 named them GA_Step_max2)
 //	GA_Shift_diagonal             a.ShiftDiagonal
 //	GA_Set_diagonal               a.SetDiagonal
 //	GA_Add_diagonal               a.AddDiagonal
@@ -398,8 +407,8 @@
 //	GA_Get_diag                   a.GetDiag
 //	GA_Scale_rows, GA_Scale_cols  a.ScaleRows, a.ScaleCols
 //	GA_Norm1, GA_Norm_infinity    a.Norm1, a.NormInfinity (sum and max of |a| over all entries, as GA computes)
-//	GA_Lu_solve                   LuSolve(trans, a, b)
-//	GA_Llt_solve                  LltSolve(a, b)
+//	GA_Lu_solve                   LuSolve(trans, a, b) (every float type; trans 'C' too)
+//	GA_Llt_solve                  LltSolve(a, b) (Hermitian A for complex types)
 //	GA_Solve                      Solve(a, b)
 //	GA_Spd_invert                 SpdInvert(a)
 //	GA_Diag_std                   DiagStd(a, v) (eigenvalues, error; eigenvectors in v's rows; parallel, not an abort)
@@ -413,6 +422,7 @@
 //	NGA_Get (into gonum)          GetDense, GetIntoDense, GetCDense, GetIntoCDense
 //	NGA_Put, NGA_Acc (from gonum)  PutDense, AccDense, PutCDense, AccCDense
 //	GA_Print                      a.Print (a.Fprint)
+//	GA_Print_file                 a.Fprint (to any io.Writer)
 //	GA_Print_distribution         a.PrintDistribution (a.FprintDistribution to any io.Writer)
 //	GA_Print_stats                PrintStats (ReadStats)
 //	GA_Transpose                  Transpose(a, b)
@@ -434,9 +444,12 @@
 //	GA_Pgroup_nnodes, GA_Get_pgroup_size  p.Nnodes
 //	GA_Pgroup_sync                p.Sync
 //	GA_Pgroup_brdcst              PgroupBrdcst(p, buf, root)
-//	GA_Pgroup_dgop, _fgop, _igop, _lgop  PgroupGop(p, x, op) (every type and op of Gop)
+//	GA_Pgroup_igop, GA_Pgroup_lgop, GA_Pgroup_llgop, GA_Pgroup_fgop, GA_Pgroup_dgop, GA_Pgroup_cgop, GA_Pgroup_zgop  PgroupGop(p, x, op) (every type and op of Gop)
 //	GA_Pgroup_split               p.Split(n)
 //	GA_Pgroup_split_irreg         p.SplitIrreg(color)
+//	GA_Pgroup_duplicate           p.Duplicate (collective over p)
+//	GA_Pgroup_self                PgroupSelf (collective over the default group, as GA_Pgroup_create is)
+//	GA_Pgroup_absolute_id         p.AbsoluteId(pid) (the world rank of p's rank pid)
 //	GA_MPI_Comm_pgroup            p.Comm
 //	GA_Set_pgroup                 (*Builder).Pgroup(p)
 //	GA_Get_pgroup                 a.Pgroup
@@ -453,7 +466,8 @@
 //	GA_Set_ghosts                 (*Builder).Ghosts(width...) (not with BlockCyclic: an error)
 //	GA_Has_ghosts                 a.HasGhosts (a.GhostWidths: the widths, zeros without ghosts)
 //	GA_Update_ghosts              a.UpdateGhosts (corners included, always periodic, as GA)
-//	NGA_Update_ghost_dir          a.UpdateGhostDir(dim, side, corners) (dim in C order: GA's C call numbers dimensions the Fortran way, its 0 is goga's last)
+//	GA_Set_ghost_corner_flag      (none needed: UpdateGhosts always fills the corners, GA's default; turning them off only saves work, and UpdateGhostDir takes the corners per call)
+//	NGA_Update_ghost_dir, NGA_Update_ghosts_dir  a.UpdateGhostDir(dim, side, corners) (dim in C order: GA's C call numbers dimensions the Fortran way, its 0 is goga's last; the manual spells it both ways)
 //	NGA_NbGet_ghost_dir           a.NbGetGhostDir(dir) (dir in C order; not collective: sync before, Wait before reading)
 //	NGA_Access_ghosts             a.AccessGhosts (data, halo's lo and hi in global indices, ld); a.GhostDims: its dims
 //	NGA_Access_ghost_element      a.AccessGhostElement(sub) (sub counted from the halo's first element, as GA)
@@ -483,6 +497,19 @@
 //	GA_Overlay                    Overlay(b, parent) (b a *Builder; any two element types)
 //	GA_Set_property, GA_Unset_property  a.SetProperty("read_only"), a.UnsetProperty (writes refused; no copies made)
 //	GA_Assemble_duplicate         (not provided: it wraps memory the caller allocated, and goga's arrays live in the MPI windows it allocates itself)
+//	NGA_Register_type             RegisterType[U] (U plain data: no pointers, strings, slices...; local, as GA's)
+//	NGA_Deregister_type           DeregisterType[U] (arrays of U made before keep working)
+//	NGA_Create (registered type)  CreateUser[U](name, dims, chunk) (u a *UserArray[U]: u.Put, u.Get, u.NbPut, u.NbGet, u.Scatter, u.Gather, u.Distribution, u.Dims, u.Name, u.Destroy; no arithmetic)
+//	NGA_Put_field, NGA_Get_field  PutField(u, off, lo, hi, buf, ld), GetField (off from unsafe.Offsetof; buf's element type is the field's, its size GA's fsize)
+//	NGA_NbPut_field, NGA_NbGet_field  NbPutField, NbGetField
+//	NGA_Sprs_array_create         CreateSparse[T](idim, jdim) (s a *Sparse[T], on the default group)
+//	NGA_Sprs_array_add_element    s.AddElement(i, j, v) (local; an element added twice holds the sum)
+//	NGA_Sprs_array_assemble       s.Assemble
+//	NGA_Sprs_array_row_distribution  s.RowDistribution(rank)
+//	NGA_Sprs_array_column_distribution  s.ColumnDistribution(block)
+//	NGA_Sprs_array_access_col_block  s.AccessColBlock(block) (idx, jdx, val in place; nil for a block without elements)
+//	NGA_Sprs_array_matvec_multiply  s.MatVec(a, v) (v = S·a, v of the matrix's rows)
+//	NGA_Sprs_array_destroy        s.Destroy
 //	(Go only)                     SetDebugOutput (where the trace goes: os.Stderr by default)
 //	(Go only)                     a.BlockCyclic (whether the array is block-cyclic)
 //	(Go only)                     a.LocateBlock(sub) (the block that holds an element)

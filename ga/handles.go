@@ -192,6 +192,7 @@ func Overlay[T, P Elem](b *Builder[T], parent *Array[P]) (*Array[T], error) {
 // writes are the calls that read_only refuses.
 var writes = map[string]bool{
 	"Put": true, "Acc": true, "ReadInc": true, "Scatter": true, "ScatterAcc": true,
+	"ScatterFlat": true, "ScatterAccFlat": true,
 	"PeriodicPut": true, "PeriodicAcc": true, "StridedPut": true, "StridedAcc": true,
 	"NbPut": true, "NbAcc": true,
 	"ReleaseUpdate": true, "ReleaseUpdateBlock": true, "ReleaseUpdateBlockGrid": true,

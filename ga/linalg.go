@@ -196,7 +196,7 @@ func blocksAt[T scalapack.Elem](m *scalapack.Matrix[T], f func(i0, j0, h, w, li,
 }
 
 // systemShape checks A (n × n) and B (n × nrhs) and returns n and nrhs.
-func systemShape(op string, a, b *Array[float64]) (n, nrhs int, err error) {
+func systemShape[T scalapack.Elem](op string, a, b *Array[T]) (n, nrhs int, err error) {
 	if err := a.valid(op); err != nil {
 		return 0, 0, err
 	}
@@ -223,7 +223,7 @@ func systemShape(op string, a, b *Array[float64]) (n, nrhs int, err error) {
 // a near-square grid of every process), with Y written back by Puts. Where
 // Cholesky may be used, A is checked for symmetry first (see
 // linalg_check.go). It is collective.
-func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) error {
+func solve[T scalapack.Elem](op string, how int, trans scalapack.Trans, a, b *Array[T]) error {
 	g, err := groupOf(op, a)
 	if err != nil {
 		return err
@@ -260,7 +260,7 @@ func solve(op string, how int, trans scalapack.Trans, a, b *Array[float64]) erro
 
 // readSystem reads M = Aᵀ and Y = Bᵀ for solve and checks that they hold no
 // NaN or Inf (M only if scanA). refill reads M again.
-func readSystem(g *group, op string, a, b *Array[float64], n, nrhs int, scanA bool) (m, y *scalapack.Matrix[float64], refill func() error, err error) {
+func readSystem[T scalapack.Elem](g *group, op string, a, b *Array[T], n, nrhs int, scanA bool) (m, y *scalapack.Matrix[T], refill func() error, err error) {
 	refill = func() error { return refillTransposed(m, leading(a, n, n)) }
 	if inPlace(a, nil) {
 		local, err := a.localData()
@@ -293,29 +293,34 @@ func readSystem(g *group, op string, a, b *Array[float64], n, nrhs int, scanA bo
 }
 
 // LuSolve solves op(A)·X = B by LU factorization with partial pivoting
-// (GA_Lu_solve), trans 'N' for A, 'T' for Aᵀ. A is n × n and left as it was;
-// B is n × nrhs and is overwritten by X. A singular A returns a
-// *scalapack.SingularError. It is collective.
-func LuSolve(trans byte, a, b *Array[float64]) error {
-	if trans != 'N' && trans != 'T' && trans != 'n' && trans != 't' {
-		return errorf("LuSolve", "", "trans %q; want 'N' or 'T'", trans)
-	}
-	t := scalapack.NoTrans
-	if trans == 'T' || trans == 't' {
+// (GA_Lu_solve, which is double only: goga's takes single and double, real
+// and complex), trans 'N' for A, 'T' for Aᵀ, 'C' for Aᴴ (Aᵀ for real A). A
+// is n × n and left as it was; B is n × nrhs and is overwritten by X. A
+// singular A returns a *scalapack.SingularError. It is collective.
+func LuSolve[T scalapack.Elem](trans byte, a, b *Array[T]) error {
+	var t scalapack.Trans
+	switch trans {
+	case 'N', 'n':
+		t = scalapack.NoTrans
+	case 'T', 't':
 		t = scalapack.Transpose
+	case 'C', 'c':
+		t = scalapack.ConjTrans
+	default:
+		return errorf("LuSolve", "", "trans %q; want 'N', 'T' or 'C'", trans)
 	}
 	return solve("LuSolve", byLU, t, a, b)
 }
 
-// LltSolve solves A·X = B for symmetric positive definite A by Cholesky
-// factorization (GA_Llt_solve). A is left as it was and B overwritten by X;
+// LltSolve solves A·X = B for symmetric (complex: Hermitian) positive
+// definite A by Cholesky factorization (GA_Llt_solve). A is left as it was and B overwritten by X;
 // an A that is not positive definite returns a
 // *scalapack.NotPositiveDefiniteError. Unlike GA, which factors a
 // nonsymmetric A's lower triangle and returns the solution of another
 // system, LltSolve checks that A is symmetric (a pass over A that costs
 // about as much as reading it once) and returns an error wrapping
 // ErrNotSymmetric if it is not. It is collective.
-func LltSolve(a, b *Array[float64]) error {
+func LltSolve[T scalapack.Elem](a, b *Array[T]) error {
 	return solve("LltSolve", byCholesky, scalapack.NoTrans, a, b)
 }
 
@@ -324,32 +329,45 @@ func LltSolve(a, b *Array[float64]) error {
 // Cholesky to a nonsymmetric A's lower triangle and return a wrong answer,
 // Solve checks for symmetry first and takes LU at once for a nonsymmetric A.
 // A is left as it was and B overwritten by X. It is collective.
-func Solve(a, b *Array[float64]) error {
+func Solve[T scalapack.Elem](a, b *Array[T]) error {
 	return solve("Solve", byCholeskyOrLU, scalapack.NoTrans, a, b)
 }
 
-// mirror makes the square array a symmetric from one triangle (the upper one
-// if upper, else the lower): every process fills the other triangle's entries
-// of its blocks from the mirror patches. Nobody writes the triangle that is
-// read. It is collective; the caller has synchronized.
-func mirror(a *Array[float64], upper bool) error {
-	return withMirrors(a, func(i, j int, v *float64, mirror float64) {
+// mirror makes the square array a symmetric (complex: Hermitian) from one
+// triangle (the upper one if upper, else the lower): every process fills
+// the other triangle's entries of its blocks from the mirror patches.
+// Nobody writes the triangle that is read. It is collective; the caller has
+// synchronized.
+func mirror[T scalapack.Elem](a *Array[T], upper bool) error {
+	conj := conjOf[T]()
+	return withMirrors(a, func(i, j int, v *T, mirror T) {
 		if (upper && j < i) || (!upper && j > i) {
-			*v = mirror
+			*v = conj(mirror)
 		}
 	})
 }
 
+// conjOf is T's complex conjugation; the identity for real T.
+func conjOf[T scalapack.Elem]() func(T) T {
+	switch any(*new(T)).(type) {
+	case complex64:
+		return func(v T) T { c := any(v).(complex64); return any(complex(real(c), -imag(c))).(T) }
+	case complex128:
+		return func(v T) T { c := any(v).(complex128); return any(complex(real(c), -imag(c))).(T) }
+	}
+	return func(v T) T { return v }
+}
+
 // withMirrors calls f for every element (i, j) this process stores of the
 // square array a, in place, with a[j][i], read in one Get per block.
-func withMirrors(a *Array[float64], f func(i, j int, v *float64, mirror float64)) error {
+func withMirrors[T scalapack.Elem](a *Array[T], f func(i, j int, v *T, mirror T)) error {
 	local, err := a.localData()
 	if err != nil {
 		return err
 	}
 	return a.storedBlocks(func(lo, hi []int, off int, ext []int) error {
 		h := hi[0] - lo[0] + 1
-		tr := make([]float64, (hi[1]-lo[1]+1)*h)
+		tr := make([]T, (hi[1]-lo[1]+1)*h)
 		if err := a.Get([]int{lo[1], lo[0]}, []int{hi[1], hi[0]}, tr, nil); err != nil {
 			return err
 		}
@@ -362,12 +380,12 @@ func withMirrors(a *Array[float64], f func(i, j int, v *float64, mirror float64)
 	})
 }
 
-// SpdInvert replaces the symmetric positive definite A by its inverse
-// (GA_Spd_invert). A that is not symmetric (checked, unlike GA), holds NaN
+// SpdInvert replaces the symmetric (complex: Hermitian) positive definite
+// A by its inverse (GA_Spd_invert). A that is not symmetric (checked, unlike GA), holds NaN
 // or Inf, or is not positive definite is left as it was and an error
 // returned: one wrapping ErrNotSymmetric or ErrNotFinite, or a
 // *scalapack.NotPositiveDefiniteError. It is collective.
-func SpdInvert(a *Array[float64]) error {
+func SpdInvert[T scalapack.Elem](a *Array[T]) error {
 	const op = "SpdInvert"
 	g, err := groupOf(op, a)
 	if err != nil {
@@ -392,7 +410,7 @@ func SpdInvert(a *Array[float64]) error {
 	}
 	n := a.dims[0]
 	nb := min(g.block(), max(n, 1))
-	m, err := getTransposed(grid, leading(a, n, n), nb, nb, &g.scratchA)
+	m, err := getTransposed[T](grid, leading(a, n, n), nb, nb, &g.scratchA)
 	// Everyone has read A before anyone writes it.
 	if err := agree(g, true, op, a.name, err, nil); err != nil {
 		return err

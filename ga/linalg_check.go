@@ -3,6 +3,7 @@ package ga
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/goga-hpc/goga/scalapack"
 )
@@ -34,51 +35,80 @@ func allFinite(s []float64) bool {
 	return (a0|a1|a2|a3)>>63 == 0
 }
 
+// allFinite32 is allFinite for float32.
+func allFinite32(s []float32) bool {
+	const exp, one = 0x7f80_0000, 1 << 23
+	var a0, a1 uint32
+	i := 0
+	for ; i+2 <= len(s); i += 2 {
+		a0 |= math.Float32bits(s[i])&exp + one
+		a1 |= math.Float32bits(s[i+1])&exp + one
+	}
+	for ; i < len(s); i++ {
+		a0 |= math.Float32bits(s[i])&exp + one
+	}
+	return (a0|a1)>>31 == 0
+}
+
+// finite reports whether s holds no NaN or Inf (in either part, if complex).
+func finite[T scalapack.Elem](s []T) bool {
+	switch any(*new(T)).(type) {
+	case float32:
+		return allFinite32(view[float32](s))
+	case complex64:
+		return allFinite32(unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s)))
+	case complex128:
+		return allFinite(unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s)))
+	}
+	return allFinite(view[float64](s))
+}
+
 // finiteTransposed checks the local part of m, the transpose of the array
 // x (as the solvers hold their operands), and names the first element that
 // is NaN or Inf by its place in x.
-func finiteTransposed(op string, x *Array[float64], m *scalapack.Matrix[float64]) error {
+func finiteTransposed[T scalapack.Elem](op string, x *Array[T], m *scalapack.Matrix[T]) error {
 	rows, cols := m.LocalShape()
 	if rows == 0 {
 		return nil // nothing here; Data is a placeholder
 	}
 	ok := true
 	for j := 0; j < cols && ok; j++ {
-		ok = allFinite(m.Data[j*m.Desc.LLD : j*m.Desc.LLD+rows])
+		ok = finite(m.Data[j*m.Desc.LLD : j*m.Desc.LLD+rows])
 	}
 	if ok {
 		return nil
 	}
 	var err error
-	m.Each(func(i, j int, v *float64) {
-		if err == nil && !allFinite([]float64{*v}) {
+	m.Each(func(i, j int, v *T) {
+		if err == nil && !finite([]T{*v}) {
 			err = notFinite(op, x, j, i, *v)
 		}
 	})
 	return err
 }
 
-func notFinite(op string, x *Array[float64], i, j int, v float64) error {
+func notFinite[T scalapack.Elem](op string, x *Array[T], i, j int, v T) error {
 	return &Error{Op: op, Array: x.name, Err: ErrNotFinite, Msg: fmt.Sprintf("element [%d %d] is %v", i, j, v)}
 }
 
-// checkSymmetric checks that the square array a equals its transpose and
-// holds no NaN or Inf: every process compares the elements it stores with
+// checkSymmetric checks that the square array a equals its transpose
+// (complex: its conjugate transpose) and holds no NaN or Inf: every process compares the elements it stores with
 // their mirrors, read in one Get per block. The processes agree first on
 // whether any found NaN or Inf (an error wrapping ErrNotFinite), then on
 // symmetry: a nonsymmetric a is an error wrapping ErrNotSymmetric if refuse,
 // else the answer sym = false, alike on every process. It is collective; the
 // caller has synchronized.
-func checkSymmetric(g *group, op string, a *Array[float64], refuse bool) (sym bool, err error) {
+func checkSymmetric[T scalapack.Elem](g *group, op string, a *Array[T], refuse bool) (sym bool, err error) {
 	var bad, asym error
-	err = withMirrors(a, func(i, j int, v *float64, mirror float64) {
+	conj := conjOf[T]()
+	err = withMirrors(a, func(i, j int, v *T, mirror T) {
 		switch {
 		case bad != nil:
-		case !allFinite([]float64{*v}):
+		case !finite([]T{*v}):
 			bad = notFinite(op, a, i, j, *v)
-		case !allFinite([]float64{mirror}):
+		case !finite([]T{mirror}):
 			bad = notFinite(op, a, j, i, mirror)
-		case asym == nil && *v != mirror:
+		case asym == nil && *v != conj(mirror):
 			asym = &Error{Op: op, Array: a.name, Err: ErrNotSymmetric, Msg: fmt.Sprintf("element [%d %d] is %v, [%d %d] is %v", i, j, *v, j, i, mirror)}
 		}
 	})

@@ -78,7 +78,7 @@ const (
 // solveInPlace solves op(A)·X = B on the arrays' storage; B is overwritten
 // by X. It checks that A (if scanA) and B hold no NaN or Inf first. It is
 // collective; the caller has synchronized.
-func solveInPlace(g *group, op string, how int, trans scalapack.Trans, a, b *Array[float64], scanA bool) error {
+func solveInPlace[T scalapack.Elem](g *group, op string, how int, trans scalapack.Trans, a, b *Array[T], scanA bool) error {
 	sa, sb, local, err := storageOfSystem(g, a, b)
 	if err == nil && scanA {
 		err = finiteTransposed(op, a, sa)
@@ -98,7 +98,7 @@ func solveInPlace(g *group, op string, how int, trans scalapack.Trans, a, b *Arr
 
 // storageOfSystem gives M, a copy of A's storage, and Y, B's storage
 // itself, and A's storage, from which M is refilled.
-func storageOfSystem(g *group, a, b *Array[float64]) (m, y *scalapack.Matrix[float64], local []float64, err error) {
+func storageOfSystem[T scalapack.Elem](g *group, a, b *Array[T]) (m, y *scalapack.Matrix[T], local []T, err error) {
 	if local, err = a.localData(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -110,8 +110,10 @@ func storageOfSystem(g *group, a, b *Array[float64]) (m, y *scalapack.Matrix[flo
 }
 
 // solveTransposed solves with M = Aᵀ and Y = Bᵀ, overwriting Y with Xᵀ. refill
-// puts Aᵀ back into M when Cholesky fails and LU takes over.
-func solveTransposed(how int, trans scalapack.Trans, m, y *scalapack.Matrix[float64], refill func() error) error {
+// puts Aᵀ back into M when Cholesky fails and LU takes over. The transposes
+// are plain ones in every type: for a Hermitian A, M is conj(A), Hermitian
+// too, and ConjTrans is Transpose for real types.
+func solveTransposed[T scalapack.Elem](how int, trans scalapack.Trans, m, y *scalapack.Matrix[T], refill func() error) error {
 	if how != byLU {
 		err := scalapack.Potrf(scalapack.Lower, m)
 		var npd *scalapack.NotPositiveDefiniteError
@@ -119,8 +121,8 @@ func solveTransposed(how int, trans scalapack.Trans, m, y *scalapack.Matrix[floa
 			if err != nil {
 				return err
 			}
-			// Y·L·Lᵀ = Bᵀ.
-			if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.Transpose, scalapack.NonUnit, 1, m, y); err != nil {
+			// Y·L·Lᴴ = Bᵀ.
+			if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.ConjTrans, scalapack.NonUnit, 1, m, y); err != nil {
 				return err
 			}
 			return scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.NoTrans, scalapack.NonUnit, 1, m, y)
@@ -137,7 +139,8 @@ func solveTransposed(how int, trans scalapack.Trans, m, y *scalapack.Matrix[floa
 	if err != nil {
 		return err
 	}
-	// M = P·L·U. A·X = B is Y·P·L·U = Bᵀ; Aᵀ·X = B is Y·Uᵀ·Lᵀ·Pᵀ = Bᵀ.
+	// M = P·L·U. A·X = B is Y·P·L·U = Bᵀ; Aᵀ·X = B is Y·Uᵀ·Lᵀ·Pᵀ = Bᵀ, and
+	// Aᴴ·X = B is Y·Uᴴ·Lᴴ·Pᵀ = Bᵀ.
 	if trans == scalapack.NoTrans {
 		if err := scalapack.Trsm(scalapack.Right, scalapack.Upper, scalapack.NoTrans, scalapack.NonUnit, 1, m, y); err != nil {
 			return err
@@ -150,15 +153,15 @@ func solveTransposed(how int, trans scalapack.Trans, m, y *scalapack.Matrix[floa
 	if err := scalapack.Lapiv(scalapack.Forward, blacs.Column, y, piv); err != nil {
 		return err
 	}
-	if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.Transpose, scalapack.Unit, 1, m, y); err != nil {
+	if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, trans, scalapack.Unit, 1, m, y); err != nil {
 		return err
 	}
-	return scalapack.Trsm(scalapack.Right, scalapack.Upper, scalapack.Transpose, scalapack.NonUnit, 1, m, y)
+	return scalapack.Trsm(scalapack.Right, scalapack.Upper, trans, scalapack.NonUnit, 1, m, y)
 }
 
-// invertTransposed replaces M = Aᵀ (= A, symmetric) by its inverse's lower
-// triangle: A's upper one.
-func invertTransposed(m *scalapack.Matrix[float64]) error {
+// invertTransposed replaces M = Aᵀ (A symmetric, or Hermitian: then M is
+// conj(A)) by its inverse's lower triangle, which is A's inverse's upper one.
+func invertTransposed[T scalapack.Elem](m *scalapack.Matrix[T]) error {
 	if err := scalapack.Potrf(scalapack.Lower, m); err != nil {
 		return err
 	}
@@ -167,7 +170,7 @@ func invertTransposed(m *scalapack.Matrix[float64]) error {
 
 // spdInvertInPlace inverts A in its storage; on failure A is restored. It
 // is collective; the caller has synchronized.
-func spdInvertInPlace(g *group, a *Array[float64]) error {
+func spdInvertInPlace[T scalapack.Elem](g *group, a *Array[T]) error {
 	sa, err := storageOf(a, nil)
 	if err := agree(g, false, "SpdInvert", a.name, err, nil); err != nil {
 		return err
@@ -182,7 +185,7 @@ func spdInvertInPlace(g *group, a *Array[float64]) error {
 
 // mirrorUpper completes A from its upper triangle, once every process has
 // written its part of that triangle (local: whether this one could).
-func mirrorUpper(g *group, a *Array[float64], local error) error {
+func mirrorUpper[T scalapack.Elem](g *group, a *Array[T], local error) error {
 	if err := agree(g, true, "SpdInvert", a.name, local, nil); err != nil {
 		return err
 	}

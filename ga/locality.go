@@ -64,6 +64,18 @@ func (a *Array[T]) LocateRegion(lo, hi []int) ([]Region, error) {
 	return out, nil
 }
 
+// LocateNnodes returns how many pieces LocateRegion would list for the
+// patch [lo, hi] (NGA_Locate_nnodes): the processes that own part of it,
+// or on a block-cyclic array, as in GA, the blocks (NGA_Locate_num_blocks).
+func (a *Array[T]) LocateNnodes(lo, hi []int) (int, error) {
+	if err := a.checkPatch("LocateNnodes", lo, hi); err != nil {
+		return 0, err
+	}
+	n := 0
+	a.m.Owners(lo, hi, func(int, []int, []int) bool { n++; return true })
+	return n, nil
+}
+
 // ProcTopology returns rank's coordinates in the array's process grid
 // (NGA_Proc_topology); ok is false when rank owns no block or, for an array
 // dealt with BlockCyclic, there is no process grid.

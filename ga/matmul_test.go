@@ -154,20 +154,7 @@ func matmulSlices[T scalapack.Elem](t *testing.T, rng *rand.Rand, alpha, beta T)
 }
 
 // nanOf is NaN in T (in the real part of a complex T).
-func nanOf[T scalapack.Elem]() T {
-	var z T
-	switch p := any(&z).(type) {
-	case *float32:
-		*p = float32(math.NaN())
-	case *float64:
-		*p = math.NaN()
-	case *complex64:
-		*p = complex(float32(math.NaN()), 0)
-	case *complex128:
-		*p = complex(math.NaN(), 0)
-	}
-	return z
-}
+func nanOf[T scalapack.Elem]() T { return fromC[T](complex(math.NaN(), 0)) }
 
 // testMatmulMisuse: wrong arguments, alike on every process or on one only,
 // are an error on every process, and C is left as it was.

@@ -48,18 +48,28 @@ func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *opCounte
 	if err := a.transfer(op, lo, hi, ld, len(buf), &b); err != nil {
 		return nil, err
 	}
-	h := &Handle{}
 	a.countCall(stat)
-	err := a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-		a.notePiece(pc.rank, stat, pc.p.Bytes())
-		x, err := issue(pc)
+	return issued(func(keep func(*armci.Handle, error) error) error {
+		return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
+			a.notePiece(pc.rank, stat, pc.p.Bytes())
+			return keep(issue(pc))
+		})
+	})
+}
+
+// issued gathers into one Handle the operations that walk issues, each
+// passed to keep; if walk fails, it completes those issued before the
+// failure and returns the error.
+func issued(walk func(keep func(*armci.Handle, error) error) error) (*Handle, error) {
+	h := &Handle{}
+	err := walk(func(x *armci.Handle, err error) error {
 		if err == nil {
 			h.hs = append(h.hs, x)
 		}
 		return err
 	})
 	if err != nil {
-		h.Wait() // complete what was issued before the failure
+		h.Wait()
 		return nil, err
 	}
 	return h, nil

@@ -50,6 +50,17 @@ func toC[T Elem](v T) complex128 {
 	panic("type")
 }
 
+// conj is v's complex conjugate; v itself for the real types.
+func conj[T Elem](v T) T {
+	switch x := any(v).(type) {
+	case complex64:
+		return any(complex64(cmplx.Conj(complex128(x)))).(T)
+	case complex128:
+		return any(cmplx.Conj(x)).(T)
+	}
+	return v
+}
+
 // eps is the machine epsilon of T's precision.
 func eps[T Elem]() float64 {
 	var z T
@@ -78,8 +89,11 @@ func residual[T Elem](trans Trans, a, x, b []T, n, nrhs int) float64 {
 			var s T
 			for j := range n {
 				aij := a[i+j*n]
-				if trans != NoTrans {
+				switch trans {
+				case Transpose:
 					aij = a[j+i*n]
+				case ConjTrans:
+					aij = conj(a[j+i*n])
 				}
 				s += aij * x[j+k*n]
 			}
@@ -132,22 +146,31 @@ func TestDrivers(t *testing.T) {
 		t.Run("GesvComplex", func(t *testing.T) { testGesv[complex128](t, g) })
 		t.Run("GesvSingle", func(t *testing.T) { testGesv[float32](t, g) })
 		t.Run("GesvComplexSingle", func(t *testing.T) { testGesv[complex64](t, g) })
-		t.Run("GetrsTrans", func(t *testing.T) { testGetrs(t, g) })
-		t.Run("Posv", func(t *testing.T) { testPosv(t, g) })
+		// The drivers that exist in double, in every precision.
+		eachElem(t, "GetrsTrans", func(t *testing.T) { testGetrs[float32](t, g) }, func(t *testing.T) { testGetrs[float64](t, g) },
+			func(t *testing.T) { testGetrs[complex64](t, g) }, func(t *testing.T) { testGetrs[complex128](t, g) })
+		eachElem(t, "Posv", func(t *testing.T) { testPosv[float32](t, g) }, func(t *testing.T) { testPosv[float64](t, g) },
+			func(t *testing.T) { testPosv[complex64](t, g) }, func(t *testing.T) { testPosv[complex128](t, g) })
+		eachElem(t, "Gemm", func(t *testing.T) { testGemm[float32](t, g) }, func(t *testing.T) { testGemm[float64](t, g) },
+			func(t *testing.T) { testGemm[complex64](t, g) }, func(t *testing.T) { testGemm[complex128](t, g) })
 		t.Run("Singular", func(t *testing.T) { testSingular(t, g) })
-		t.Run("Gemm", func(t *testing.T) { testGemm(t, g) })
 	}, mpitest.AcrossNodes())
 }
 
 func randVal[T Elem](r *rand.Rand) T {
+	return fromParts[T](r.Float64()*2-1, r.Float64()*2-1)
+}
+
+// fromParts is re + im·i in T; re alone in the real types.
+func fromParts[T Elem](re, im float64) T {
 	var z T
 	switch any(z).(type) {
 	case complex64:
-		return any(complex64(complex(r.Float64()*2-1, r.Float64()*2-1))).(T)
+		return any(complex64(complex(re, im))).(T)
 	case complex128:
-		return any(complex(r.Float64()*2-1, r.Float64()*2-1)).(T)
+		return any(complex(re, im)).(T)
 	}
-	return fromFloat[T](r.Float64()*2 - 1)
+	return fromFloat[T](re)
 }
 
 func testGesv[T Elem](t *testing.T, g *blacs.Grid) {
@@ -183,22 +206,37 @@ func testGesv[T Elem](t *testing.T, g *blacs.Grid) {
 	}
 }
 
-func testGetrs(t *testing.T, g *blacs.Grid) {
+// eachElem runs the four precisions of a test as subtests of name:
+// single, double, complex single, complex double.
+func eachElem(t *testing.T, name string, s, d, c, z func(*testing.T)) {
+	t.Run(name+"/Single", s)
+	t.Run(name+"/Double", d)
+	t.Run(name+"/ComplexSingle", c)
+	t.Run(name+"/ComplexDouble", z)
+}
+
+func testGetrs[T Elem](t *testing.T, g *blacs.Grid) {
 	const n, nrhs, nb = 23, 5, 3
 	r := rand.New(rand.NewPCG(3, 3))
-	av := make([]float64, n*n)
+	av := make([]T, n*n)
 	for i := range av {
-		av[i] = r.Float64()*2 - 1
+		av[i] = randVal[T](r)
 	}
-	bv := make([]float64, n*nrhs)
+	bv := make([]T, n*nrhs)
 	for i := range bv {
-		bv[i] = r.Float64()
+		bv[i] = randVal[T](r)
 	}
-	for _, trans := range []Trans{NoTrans, Transpose} {
-		a, _ := NewMatrix[float64](g, n, n, nb, nb)
-		b, _ := NewMatrix[float64](g, n, nrhs, nb, nb)
-		a.Fill(func(i, j int) float64 { return av[i+j*n] })
-		b.Fill(func(i, j int) float64 { return bv[i+j*n] })
+	transes := []Trans{NoTrans, Transpose}
+	var z T
+	switch any(z).(type) {
+	case complex64, complex128:
+		transes = append(transes, ConjTrans)
+	}
+	for _, trans := range transes {
+		a, _ := NewMatrix[T](g, n, n, nb, nb)
+		b, _ := NewMatrix[T](g, n, nrhs, nb, nb)
+		a.Fill(func(i, j int) T { return av[i+j*n] })
+		b.Fill(func(i, j int) T { return bv[i+j*n] })
 		ipiv, err := Getrf(a)
 		mpitest.Must(t, err)
 		mpitest.Must(t, Getrs(trans, a, ipiv, b))
@@ -210,33 +248,33 @@ func testGetrs(t *testing.T, g *blacs.Grid) {
 	}
 }
 
-func testPosv(t *testing.T, g *blacs.Grid) {
+func testPosv[T Elem](t *testing.T, g *blacs.Grid) {
 	const n, nrhs, nb = 31, 2, 4
 	r := rand.New(rand.NewPCG(5, 5))
-	m := make([]float64, n*n)
+	m := make([]T, n*n)
 	for i := range m {
-		m[i] = r.Float64()*2 - 1
+		m[i] = randVal[T](r)
 	}
-	av := make([]float64, n*n) // MᵀM + n·I is SPD
+	av := make([]T, n*n) // MᴴM + n·I is Hermitian positive definite
 	for i := range n {
 		for j := range n {
-			s := 0.0
+			var s T
 			for k := range n {
-				s += m[k+i*n] * m[k+j*n]
+				s += conj(m[k+i*n]) * m[k+j*n]
 			}
 			av[i+j*n] = s
 		}
-		av[i+i*n] += n
+		av[i+i*n] += fromFloat[T](n)
 	}
-	bv := make([]float64, n*nrhs)
+	bv := make([]T, n*nrhs)
 	for i := range bv {
-		bv[i] = float64(i%7) - 3
+		bv[i] = fromFloat[T](float64(i%7) - 3)
 	}
 	for _, uplo := range []Uplo{Lower, Upper} {
-		a, _ := NewMatrix[float64](g, n, n, nb, nb)
-		b, _ := NewMatrix[float64](g, n, nrhs, nb, nb)
-		a.Fill(func(i, j int) float64 { return av[i+j*n] })
-		b.Fill(func(i, j int) float64 { return bv[i+j*n] })
+		a, _ := NewMatrix[T](g, n, n, nb, nb)
+		b, _ := NewMatrix[T](g, n, nrhs, nb, nb)
+		a.Fill(func(i, j int) T { return av[i+j*n] })
+		b.Fill(func(i, j int) T { return bv[i+j*n] })
 		mpitest.Must(t, Posv(uplo, a, b))
 		x, err := b.Gather()
 		mpitest.Must(t, err)
@@ -245,8 +283,8 @@ func testPosv(t *testing.T, g *blacs.Grid) {
 		}
 	}
 	// A matrix that is not positive definite: the error names the minor.
-	a, _ := NewMatrix[float64](g, n, n, nb, nb)
-	a.Fill(diagonalWith(2, -1, 5))
+	a, _ := NewMatrix[T](g, n, n, nb, nb)
+	a.Fill(func(i, j int) T { return fromFloat[T](diagonalWith(2, -1, 5)(i, j)) })
 	var npd *NotPositiveDefiniteError
 	if err := Potrf(Lower, a); !errors.As(err, &npd) || npd.Order != 6 {
 		mpitest.Fatalf(t, "Potrf of a matrix with a negative 6th pivot: %v", err)
@@ -280,22 +318,23 @@ func testSingular(t *testing.T, g *blacs.Grid) {
 	}
 }
 
-func testGemm(t *testing.T, g *blacs.Grid) {
+// testGemm: small integers, exact in every precision.
+func testGemm[T Elem](t *testing.T, g *blacs.Grid) {
 	const m, k, n, nb = 13, 9, 11, 4
-	a, _ := NewMatrix[float64](g, m, k, nb, nb)
-	b, _ := NewMatrix[float64](g, k, n, nb, nb)
-	c, _ := NewMatrix[float64](g, m, n, nb, nb)
-	a.Fill(func(i, j int) float64 { return float64(i + 2*j) })
-	b.Fill(func(i, j int) float64 { return float64(i - j) })
-	c.Fill(func(i, j int) float64 { return 1 })
-	mpitest.Must(t, Gemm(NoTrans, NoTrans, 2.0, a, b, 3.0, c))
+	a, _ := NewMatrix[T](g, m, k, nb, nb)
+	b, _ := NewMatrix[T](g, k, n, nb, nb)
+	c, _ := NewMatrix[T](g, m, n, nb, nb)
+	a.Fill(func(i, j int) T { return fromFloat[T](float64(i + 2*j)) })
+	b.Fill(func(i, j int) T { return fromFloat[T](float64(i - j)) })
+	c.Fill(func(i, j int) T { return 1 })
+	mpitest.Must(t, Gemm(NoTrans, NoTrans, 2, a, b, 3, c))
 	got, err := c.Gather()
 	mpitest.Must(t, err)
 	for i := range m {
 		for j := range n {
-			want := 3.0
+			want := fromFloat[T](3)
 			for p := range k {
-				want += 2 * float64(i+2*p) * float64(p-j)
+				want += fromFloat[T](2 * float64(i+2*p) * float64(p-j))
 			}
 			if got[i+j*m] != want {
 				mpitest.Fatalf(t, "C[%d][%d] = %v, want %v", i, j, got[i+j*m], want)

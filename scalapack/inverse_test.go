@@ -6,56 +6,21 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goga-hpc/goga/blacs"
 	"github.com/goga-hpc/goga/internal/mpitest"
 )
 
-// TestInverseAndEigen checks Getri and Potri against A·A⁻¹ = I, and Syevd
-// against a matrix with known eigenvalues.
+// TestInverseAndEigen checks Getri and Potri against A·A⁻¹ = I in every
+// precision, and Syevd against a matrix with known eigenvalues.
 func TestInverseAndEigen(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		g := worldGrid(t)
 		defer mpitest.Cleanup(t, g.Exit)
+		eachElem(t, "Inverse", func(t *testing.T) { testInverse[float32](t, g) }, func(t *testing.T) { testInverse[float64](t, g) },
+			func(t *testing.T) { testInverse[complex64](t, g) }, func(t *testing.T) { testInverse[complex128](t, g) })
 		const n, nb = 19, 4
 		av := tridiag
-		identity := func(t *testing.T, what string, inv []float64) {
-			t.Helper()
-			for i := range n {
-				for j := range n {
-					s := 0.0
-					for k := range n {
-						s += av(i, k) * inv[k+j*n]
-					}
-					want := 0.0
-					if i == j {
-						want = 1
-					}
-					if math.Abs(s-want) > 16*n*0x1p-52*8 {
-						mpitest.Fatalf(t, "%s: (A·A⁻¹)[%d][%d] = %g", what, i, j, s)
-					}
-				}
-			}
-		}
 		a, _ := NewMatrix[float64](g, n, n, nb, nb)
-		a.Fill(av)
-		ipiv, err := Getrf(a)
-		mpitest.Must(t, err)
-		mpitest.Must(t, Getri(a, ipiv))
-		inv, err := a.Gather()
-		mpitest.Must(t, err)
-		identity(t, "Getri", inv)
-
-		a.Fill(av)
-		mpitest.Must(t, Potrf(Lower, a))
-		mpitest.Must(t, Potri(Lower, a))
-		low, err := a.Gather()
-		mpitest.Must(t, err)
-		for j := range n { // Potri fills one triangle: mirror it
-			for i := range j {
-				low[i+j*n] = low[j+i*n]
-			}
-		}
-		identity(t, "Potri", low)
-
 		// The tridiagonal (3, -1) matrix has eigenvalues 3 - 2cos(kπ/(n+1)).
 		a.Fill(av)
 		vals, z, err := Syevd(Lower, a, nil)
@@ -150,4 +115,59 @@ func TestSygvx(t *testing.T) {
 			mpitest.Fatalf(t, "Sygvx with an indefinite B: %v", err)
 		}
 	}, mpitest.AcrossNodes())
+}
+
+// testInverse inverts a Hermitian positive definite matrix, the (3, -1)
+// tridiagonal one, with imaginary parts ±1/4 beside the diagonal in the
+// complex types, by Getrf and Getri and by Potrf and Potri.
+func testInverse[T Elem](t *testing.T, g *blacs.Grid) {
+	const n, nb = 19, 4
+	av := func(i, j int) T {
+		im := 0.0
+		switch i - j {
+		case 1:
+			im = 0.25
+		case -1:
+			im = -0.25
+		}
+		return fromParts[T](tridiag(i, j), im)
+	}
+	identity := func(what string, inv []T) {
+		t.Helper()
+		for i := range n {
+			for j := range n {
+				var s T
+				for k := range n {
+					s += av(i, k) * inv[k+j*n]
+				}
+				if i == j {
+					s -= 1
+				}
+				if abs(s) > 16*n*eps[T]()*8 {
+					mpitest.Fatalf(t, "%s: (A·A⁻¹)[%d][%d] is off by %g", what, i, j, abs(s))
+				}
+			}
+		}
+	}
+	a, err := NewMatrix[T](g, n, n, nb, nb)
+	mpitest.Must(t, err)
+	a.Fill(av)
+	ipiv, err := Getrf(a)
+	mpitest.Must(t, err)
+	mpitest.Must(t, Getri(a, ipiv))
+	inv, err := a.Gather()
+	mpitest.Must(t, err)
+	identity("Getri", inv)
+
+	a.Fill(av)
+	mpitest.Must(t, Potrf(Lower, a))
+	mpitest.Must(t, Potri(Lower, a))
+	low, err := a.Gather()
+	mpitest.Must(t, err)
+	for j := range n { // Potri fills one triangle: mirror it
+		for i := range j {
+			low[i+j*n] = conj(low[j+i*n])
+		}
+	}
+	identity("Potri", low)
 }

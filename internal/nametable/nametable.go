@@ -217,3 +217,19 @@ func CheckDir(dir, heading string, skip ...string) ([]Row, []string, error) {
 	}
 	return rows, Check(rows, funcs, methods, skip...), nil
 }
+
+// Uncovered returns the names, C routines, that no row's C column names.
+func Uncovered(rows []Row, names []string) []string {
+	var left strings.Builder
+	for _, r := range rows {
+		left.WriteString(" " + r.C + " ")
+	}
+	have := left.String()
+	var out []string
+	for _, n := range names {
+		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(n) + `\b`).MatchString(have) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
