@@ -176,17 +176,17 @@ func (u *UserArray[U]) NbGet(lo, hi []int, buf []U, ld []int) (*Handle, error) {
 
 // Scatter sets element subs[k] to v[k] for every k (NGA_Scatter).
 func (u *UserArray[U]) Scatter(v []U, subs [][]int) error {
-	return u.vector("Scatter", v, subs, func(s *Stats) *OpStats { return &s.Scatter }, armci.PutV[byte])
+	return u.vector("Scatter", v, subs, func(s *counters) *opCounter { return &s.Scatter }, armci.PutV[byte])
 }
 
 // Gather sets v[k] to element subs[k] for every k (NGA_Gather).
 func (u *UserArray[U]) Gather(v []U, subs [][]int) error {
-	return u.vector("Gather", v, subs, func(s *Stats) *OpStats { return &s.Gather }, armci.GetV[byte])
+	return u.vector("Gather", v, subs, func(s *counters) *opCounter { return &s.Gather }, armci.GetV[byte])
 }
 
 // vector moves v's values to or from the elements subs names, by one
 // armci vector call per owner: f's.
-func (u *UserArray[U]) vector(op string, v []U, subs [][]int, stat func(*Stats) *OpStats, f func(*armci.Segment, int, []byte, []armci.IOVec) error) error {
+func (u *UserArray[U]) vector(op string, v []U, subs [][]int, stat func(*counters) *opCounter, f func(*armci.Segment, int, []byte, []armci.IOVec) error) error {
 	a := u.arr()
 	vecs, order, err := a.byOwner(op, subs, len(v))
 	if err != nil {
@@ -237,7 +237,7 @@ func (f field) strided(pc piece, es int) (remote, local int, p armci.Strided) {
 
 // moveAs moves the patch [lo, hi] between the array and buf, n values of
 // an element or of field f each, by one armci call per piece: xfer's.
-func moveAs[U any](u *UserArray[U], op string, lo, hi []int, buf []byte, n int, ld []int, f field, stat func(*Stats) *OpStats, xfer func(*armci.Segment, int, int, []byte, armci.Strided) error) error {
+func moveAs[U any](u *UserArray[U], op string, lo, hi []int, buf []byte, n int, ld []int, f field, stat func(*counters) *opCounter, xfer func(*armci.Segment, int, int, []byte, armci.Strided) error) error {
 	a := u.arr()
 	var b layout.Buffer
 	if err := a.transfer(op, lo, hi, ld, n, &b); err != nil {
@@ -253,7 +253,7 @@ func moveAs[U any](u *UserArray[U], op string, lo, hi []int, buf []byte, n int, 
 }
 
 // nbMove is moveAs with non-blocking calls, gathered in one Handle.
-func nbMove[U, V any](u *UserArray[U], op string, lo, hi []int, buf []V, ld []int, f field, stat func(*Stats) *OpStats, issue func(*armci.Segment, int, int, []byte, armci.Strided) (*armci.Handle, error)) (*Handle, error) {
+func nbMove[U, V any](u *UserArray[U], op string, lo, hi []int, buf []V, ld []int, f field, stat func(*counters) *opCounter, issue func(*armci.Segment, int, int, []byte, armci.Strided) (*armci.Handle, error)) (*Handle, error) {
 	bytes := asBytes(buf)
 	return issued(func(keep func(*armci.Handle, error) error) error {
 		return moveAs(u, op, lo, hi, bytes, len(buf), ld, f, stat, func(s *armci.Segment, rank, remote int, local []byte, p armci.Strided) error {
@@ -263,8 +263,8 @@ func nbMove[U, V any](u *UserArray[U], op string, lo, hi []int, buf []V, ld []in
 }
 
 // The statistics that transfers count in.
-func putStats(s *Stats) *OpStats { return &s.Put }
-func getStats(s *Stats) *OpStats { return &s.Get }
+func putStats(s *counters) *opCounter { return &s.Put }
+func getStats(s *counters) *opCounter { return &s.Get }
 
 // PutField writes one field of each element of the patch [lo, hi]: the F
 // at byte offset off of U (unsafe.Offsetof), from buf, which holds the
