@@ -208,6 +208,10 @@ func allocate[T Elem](g *group, op, name string, m layout.Map, check error, l *a
 	if err := a.malloc(op); err != nil {
 		return nil, err
 	}
+	if err := a.makeFaces(op); err != nil {
+		a.release()
+		return nil, err
+	}
 	a.id = g.register(a)
 	return a, nil
 }

@@ -163,16 +163,8 @@ func (a *Array[T]) updateGhosts(op string, l *args, check error, want func(dir [
 // those that own nothing included: the buffers are made, collectively, at
 // the first update.
 func (a *Array[T]) exchangeGhosts(op string, local []T, want func(dir []int) bool) error {
-	if a.faces == nil {
-		n := 0
-		if a.lo != nil {
-			n = a.n - layout.Volume(a.lo, a.hi)
-		}
-		seg, err := a.g.rt.Malloc(n * a.es)
-		if err != nil {
-			return errorf(op, a.name, "the buffer of faces (%d bytes): %v", n*a.es, err)
-		}
-		a.faces = seg
+	if err := a.makeFaces(op); err != nil {
+		return err
 	}
 	nd := len(a.dims)
 	var ext, pitch [MaxDim]int // this process's storage
@@ -241,6 +233,30 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, want func(dir []int) boo
 	})
 	pairs.flush()
 	return err
+}
+
+// makeFaces gives an array with ghost cells its buffer of faces, if it has
+// none yet, and enters the neighbours' buffers that this process reads into
+// its page tables. Creation calls it, so that the first update costs no
+// more than the next (GA too prepares its updates when it creates the
+// array); an overlay gets its buffer at its first update. It is
+// collective.
+func (a *Array[T]) makeFaces(op string) error {
+	if a.faces != nil || a.m.GhostWidths() == nil {
+		return nil
+	}
+	n := 0
+	if a.lo != nil {
+		n = a.n - layout.Volume(a.lo, a.hi)
+	}
+	seg, err := a.g.rt.Malloc(n * a.es)
+	if err != nil {
+		return errorf(op, a.name, "the buffer of faces (%d bytes): %v", n*a.es, err)
+	}
+	a.faces = seg
+	return a.eachGhost(func([]int) bool { return true }, func(_ []int, p layout.GhostPiece, _ int, _ []int) error {
+		return seg.MapIn(a.m.Owner(p.Lo))
+	})
 }
 
 // box is a copy of a box of elements from src, whose pitches are spitch, to
