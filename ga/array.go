@@ -48,6 +48,7 @@ type Array[T Elem] struct {
 	// faces holds the slabs of this process's block that its neighbours
 	// copy into their halos (see exchangeGhosts), from the first update on.
 	faces *armci.Segment
+	plan  *ghostPlan // UpdateGhosts' copies, from its first call on
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's

@@ -100,7 +100,7 @@ func (a *Array[T]) SetPeriodic(periodic ...bool) error {
 		}
 	}
 	return a.collective(op, newArgs(op).ints("periodic", flags...), check, func([]T) error {
-		a.m = m
+		a.m, a.plan = m, nil
 		return nil
 	})
 }
@@ -110,7 +110,7 @@ func (a *Array[T]) SetPeriodic(periodic ...bool) error {
 // array's periodic dimensions (GA_Update_ghosts; see SetPeriodic). It is collective; on an array without ghost
 // cells it only synchronizes.
 func (a *Array[T]) UpdateGhosts() error {
-	return a.updateGhosts("UpdateGhosts", nil, nil, func([]int) bool { return true })
+	return a.updateGhosts("UpdateGhosts", nil, nil, nil)
 }
 
 // UpdateGhostDir fills the ghost cells on one side (-1 below, +1 above) of
@@ -139,100 +139,154 @@ func (a *Array[T]) UpdateGhostDir(dim, side int, corners bool) error {
 }
 
 // updateGhosts fills, between the implicit syncs, the pieces of this
-// process's halo in the directions that want picks.
+// process's halo in the directions that want picks (nil: all of them, by
+// the plan kept for UpdateGhosts).
 func (a *Array[T]) updateGhosts(op string, l *args, check error, want func(dir []int) bool) error {
 	return a.collective(op, l, check, func(local []T) error {
 		if a.m.GhostWidths() == nil {
 			return nil
 		}
-		return a.exchangeGhosts(op, local, want)
+		if err := a.makeFaces(op); err != nil {
+			return err
+		}
+		p := a.plan
+		switch {
+		case want != nil:
+			p = a.planGhosts(want)
+		case p == nil:
+			p = a.planGhosts(func([]int) bool { return true })
+			a.plan = p
+		}
+		return a.exchangeGhosts(op, local, p)
 	})
 }
 
-// exchangeGhosts fills the pieces of every process's halo in the
-// directions that want picks. A piece copied straight from a neighbour's
-// block is, for a face across a row-major block (a column of a 2-D array),
-// one element from each of thousands of the neighbour's rows: on a node,
-// as many cache lines pulled from another core, each several times the
-// cost of the copy. So each process first packs the faces its neighbours
-// read into a buffer of its own, and after a barrier every process copies
-// each of its pieces from the neighbour's buffer, where it is contiguous,
-// into its halo: directly where the buffer is mapped, with one strided Get
-// where it is not. Pieces a process fills from its own block (a periodic
-// dimension with one block) are copied in place. All processes take part,
-// those that own nothing included: the buffers are made, collectively, at
-// the first update.
-func (a *Array[T]) exchangeGhosts(op string, local []T, want func(dir []int) bool) error {
-	if err := a.makeFaces(op); err != nil {
-		return err
+// ghostPlan is what an update copies on this process, worked out from the
+// layout once: the faces it packs for its neighbours, then the pieces of
+// its halo.
+type ghostPlan struct{ packs, reads []ghostCopy }
+
+// ghostCopy is one box an update copies: the face or piece in direction
+// dir, of extents count, from element src (of this process's storage for a
+// pack or for a read with owner -1, of owner's buffer of faces otherwise)
+// to element dst (of the buffer of faces for a pack, of the storage for a
+// read), with the pitches of both sides.
+type ghostCopy struct {
+	dir, count     [MaxDim]int
+	src, dst       int
+	spitch, dpitch [MaxDim]int
+	owner          int
+}
+
+// planGhosts works out the copies of an update of the pieces in the
+// directions that want picks. A process packs a face for each neighbour
+// that reads it; it reads each piece of its halo from the neighbour's
+// buffer of faces, or in place from its own block (a periodic dimension
+// with one block).
+func (a *Array[T]) planGhosts(want func(dir []int) bool) *ghostPlan {
+	p := &ghostPlan{}
+	if a.lo == nil || a.m.GhostWidths() == nil {
+		return p
 	}
 	nd := len(a.dims)
+	me := a.own[0]
 	var ext, pitch [MaxDim]int // this process's storage
+	a.m.Place(a.m.BlockCoords(me), nil, ext[:nd])
+	pitchesOf(ext[:nd], pitch[:nd])
 	back := make([]int, nd)
+	layout.Directions(nd, func(dir []int) {
+		for d, s := range dir {
+			back[d] = -s
+		}
+		r := a.m.Neighbour(me, dir)
+		if _, ok := a.m.Ghost(r, back); !ok || !want(back) || a.m.BlockOwner(r) == a.g.rank {
+			return
+		}
+		f := a.m.Face(me, dir)
+		c := ghostCopy{src: offsetOf(f.At, pitch[:nd]), dst: f.Off, spitch: pitch}
+		copy(c.dir[:], dir)
+		copy(c.count[:], f.Count)
+		pitchesOf(f.Count, c.dpitch[:nd])
+		p.packs = append(p.packs, c)
+	})
+	a.eachGhost(want, func(dir []int, gp layout.GhostPiece, at int, _ []int) error {
+		c := ghostCopy{dst: at, dpitch: pitch, owner: -1}
+		copy(c.dir[:], dir)
+		for d := range nd {
+			c.count[d] = gp.Hi[d] - gp.Lo[d] + 1
+		}
+		q := a.m.BlockAt(gp.Lo)
+		if owner := a.m.BlockOwner(q); owner != a.g.rank {
+			for d, s := range dir {
+				back[d] = -s
+			}
+			c.owner, c.src = owner, a.m.Face(q, back).Off
+			pitchesOf(c.count[:nd], c.spitch[:nd])
+		} else {
+			var from [MaxDim]int
+			for d, w := range a.m.GhostWidths() {
+				from[d] = gp.Lo[d] - a.lo[d] + w
+			}
+			c.src, c.spitch = offsetOf(from[:nd], pitch[:nd]), pitch
+		}
+		p.reads = append(p.reads, c)
+		return nil
+	})
+	return p
+}
+
+// exchangeGhosts carries out plan p. A piece copied straight from a
+// neighbour's block is, for a face across a row-major block (a column of
+// a 2-D array), one element from each of thousands of the neighbour's
+// rows: on a node, as many cache lines pulled from another core, each
+// several times the cost of the copy. So each process first packs the
+// faces its neighbours read into a buffer of its own, and after a barrier
+// every process copies each of its pieces from the neighbour's buffer,
+// where it is contiguous, into its halo: directly where the buffer is
+// mapped, with one strided Get where it is not. All processes take part,
+// those that own nothing included.
+func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
+	nd := len(a.dims)
 	var pairs pairing[T]
-	if a.lo != nil {
-		me := a.own[0]
-		a.m.Place(a.m.BlockCoords(me), nil, ext[:nd])
-		pitchesOf(ext[:nd], pitch[:nd])
+	if len(p.packs) > 0 {
 		faces, err := armci.LocalAs[T](a.faces)
 		if err != nil {
 			return errorf(op, a.name, "%v", err)
 		}
-		layout.Directions(nd, func(dir []int) {
-			for d, s := range dir {
-				back[d] = -s
-			}
-			r := a.m.Neighbour(me, dir)
-			if _, ok := a.m.Ghost(r, back); !ok || !want(back) || a.m.BlockOwner(r) == a.g.rank {
-				return
-			}
-			f := a.m.Face(me, dir)
-			b := box[T]{dst: faces[f.Off:], src: local[offsetOf(f.At, pitch[:nd]):], spitch: pitch}
-			pitchesOf(f.Count, b.dpitch[:nd])
-			pairs.copy(dir, f.Count, b)
-		})
+		for i := range p.packs {
+			c := &p.packs[i]
+			pairs.copy(c.dir[:nd], c.count[:nd], box[T]{dst: faces[c.dst:], src: local[c.src:], dpitch: c.dpitch, spitch: c.spitch})
+		}
 		pairs.flush()
 	}
 	if err := a.g.rt.Barrier(); err != nil {
 		return errorf(op, a.name, "%v", err)
 	}
-	var count [MaxDim]int
-	err := a.eachGhost(want, func(dir []int, p layout.GhostPiece, at int, _ []int) error {
-		for d := range nd {
-			count[d] = p.Hi[d] - p.Lo[d] + 1
+	defer pairs.flush()
+	for i := range p.reads {
+		c := &p.reads[i]
+		b := box[T]{dst: local[c.dst:], dpitch: c.dpitch, spitch: c.spitch}
+		if c.owner < 0 {
+			b.src = local[c.src:]
+			pairs.copy(c.dir[:nd], c.count[:nd], b)
+			continue
 		}
-		b := box[T]{dst: local[at:], dpitch: pitch}
-		q := a.m.BlockAt(p.Lo)
-		owner := a.m.BlockOwner(q)
-		if owner == a.g.rank {
-			var from [MaxDim]int
-			for d, w := range a.m.GhostWidths() {
-				from[d] = p.Lo[d] - a.lo[d] + w
-			}
-			b.src, b.spitch = local[offsetOf(from[:nd], pitch[:nd]):], pitch
-			pairs.copy(dir, count[:nd], b)
-			return nil
+		if part, ok := armci.PartAs[T](a.faces, c.owner); ok {
+			b.src = part[c.src:]
+			pairs.copy(c.dir[:nd], c.count[:nd], b)
+			continue
 		}
-		for d, s := range dir {
-			back[d] = -s
-		}
-		f := a.m.Face(q, back)
-		pitchesOf(count[:nd], b.spitch[:nd])
-		if part, ok := armci.PartAs[T](a.faces, owner); ok {
-			b.src = part[f.Off:]
-			pairs.copy(dir, count[:nd], b)
-			return nil
-		}
-		s := armci.Strided{Count: []int{count[nd-1] * a.es}}
+		s := armci.Strided{Count: []int{c.count[nd-1] * a.es}}
 		for d := nd - 2; d >= 0; d-- {
-			s.Count = append(s.Count, count[d])
-			s.LocalStride = append(s.LocalStride, pitch[d]*a.es)
-			s.RemoteStride = append(s.RemoteStride, b.spitch[d]*a.es)
+			s.Count = append(s.Count, c.count[d])
+			s.LocalStride = append(s.LocalStride, c.dpitch[d]*a.es)
+			s.RemoteStride = append(s.RemoteStride, c.spitch[d]*a.es)
 		}
-		return armci.GetS(a.faces, owner, f.Off*a.es, b.dst, s)
-	})
-	pairs.flush()
-	return err
+		if err := armci.GetS(a.faces, c.owner, c.src*a.es, b.dst, s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // makeFaces gives an array with ghost cells its buffer of faces, if it has
