@@ -54,6 +54,16 @@ func ExampleWinAllocate() {
 		log.Fatal(err)
 	}
 	defer win.Free()
+	// A new window's memory is undefined, as MPI_Alloc_mem's: zero it
+	// before anyone adds to it.
+	loc, err := mpi.Local[float64](win)
+	if err != nil {
+		log.Fatal(err)
+	}
+	clear(loc)
+	if err := w.Barrier(); err != nil {
+		log.Fatal(err)
+	}
 	if err := win.LockAll(0); err != nil {
 		log.Fatal(err)
 	}
