@@ -108,19 +108,22 @@ func (g *Grid) FreeBuff(wait bool) error {
 	return nil
 }
 
-// Abort ends every process of the job with exit code code (BLACS_ABORT): the
-// BLACS print which process asked and call MPI_Abort on MPI_COMM_WORLD. g
-// only names the process in the message; it may be nil or exited. Without
-// MPI running, the process exits alone with code.
+// Abort ends every process of the job with exit code code (BLACS_ABORT): it
+// prints the BLACS's message naming the process that asked and calls
+// MPI_Abort on MPI_COMM_WORLD (through mpi.Abort, which gives the launcher
+// time to forward the message; Cblacs_abort does not, and MPICH's launcher
+// lost it). g only names the process in the message; it may be nil or
+// exited. Without MPI running, the process exits alone with code.
 func Abort(g *Grid, code int) {
-	if !mpi.Initialized() || mpi.Finalized() {
-		os.Exit(code)
+	if mpi.Initialized() && !mpi.Finalized() {
+		ctxt, row, col := -1, -1, -1
+		if g.In() {
+			ctxt, row, col = g.ctxt, g.MyRow, g.MyCol
+		}
+		fmt.Fprintf(os.Stderr, "{%d,%d}, pnum=%d, Contxt=%d, killed other procs, exiting with error #%d.\n\n",
+			row, col, mpi.World().Rank(), ctxt, code)
 	}
-	ctxt := -1
-	if g.In() {
-		ctxt = g.ctxt
-	}
-	cgo.BlacsAbort(ctxt, code)
+	mpi.Abort(code)
 }
 
 // exits counts the calls of Exit; a Grid made before the last is freed.

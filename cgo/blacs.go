@@ -180,9 +180,6 @@ func BlacsFreeBuff(ctxt int, wait bool) {
 	C.Cblacs_freebuff(C.int(ctxt), w)
 }
 
-// BlacsAbort is Cblacs_abort: MPI_Abort on MPI_COMM_WORLD with code.
-func BlacsAbort(ctxt, code int) { C.Cblacs_abort(C.int(ctxt), C.int(code)) }
-
 // BlacsExitContinue is Cblacs_exit(1): every context freed, MPI left running.
 func BlacsExitContinue() { C.Cblacs_exit(1) }
 

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +105,12 @@ static inline int goga_error_string(int code, char *buf, int *len) {
 	return MPI_Error_string(code, buf, len);
 }
 static inline int goga_error_class(int code, int *cls) { return MPI_Error_class(code, cls); }
-static inline int goga_abort(goga_h c, int code) { return MPI_Abort(G_COMM(c), code); }
+// goga_abort flushes C's stdio first: MPI_Abort ends the process without
+// exit's flush, and a line C code left buffered would be lost.
+static inline int goga_abort(goga_h c, int code) {
+	fflush(NULL);
+	return MPI_Abort(G_COMM(c), code);
+}
 static inline int goga_comm_errors_return(goga_h c) {
 	return MPI_Comm_set_errhandler(G_COMM(c), MPI_ERRORS_RETURN);
 }

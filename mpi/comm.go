@@ -245,7 +245,7 @@ func (c *Comm) Abort(code int) error {
 	if err := c.valid("Abort"); err != nil {
 		return err
 	}
-	return check("Abort", cgo.Abort(c.h, code))
+	return check("Abort", abort(c.h, code))
 }
 
 // Handle returns the C MPI_Comm as an integer, for C code compiled into the same

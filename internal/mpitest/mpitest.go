@@ -302,8 +302,6 @@ func runChild(t *testing.T, body func(t *testing.T)) {
 
 func abort(t *testing.T, w *mpi.Comm) {
 	fmt.Fprintf(os.Stderr, "mpitest: rank %d of %d failed %s; aborting the job\n", w.Rank(), w.Size(), t.Name())
-	os.Stdout.Sync()
-	time.Sleep(100 * time.Millisecond) // let mpirun forward this rank's output first
 	abortJob(1)
 }
 
@@ -497,7 +495,6 @@ func Fatalf(t testing.TB, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	t.Error(msg)
 	fmt.Fprintf(os.Stderr, "rank %d: %s: FATAL: %s\n", mpi.World().Rank(), t.Name(), msg)
-	time.Sleep(100 * time.Millisecond) // as abort does: MPICH's launcher lost the line without it
 	abortJob(1)
 }
 
