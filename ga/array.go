@@ -46,9 +46,11 @@ type Array[T Elem] struct {
 	parent   overlaid
 	readOnly bool
 	// faces holds the slabs of this process's block that its neighbours
-	// copy into their halos (see exchangeGhosts), from the first update on.
-	faces *armci.Segment
-	plan  *ghostPlan // UpdateGhosts' copies, from its first call on
+	// copy into their halos (see exchangeGhosts), from the first update on,
+	// in two halves that updates use in turn: facesHalf is the next one's.
+	faces     *armci.Segment
+	facesHalf int
+	plan      *ghostPlan // UpdateGhosts' copies, from its first call on
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's

@@ -170,12 +170,14 @@ type ghostPlan struct{ packs, reads []ghostCopy }
 // dir, of extents count, from element src (of this process's storage for a
 // pack or for a read with owner -1, of owner's buffer of faces otherwise)
 // to element dst (of the buffer of faces for a pack, of the storage for a
-// read), with the pitches of both sides.
+// read), with the pitches of both sides. half is the length of a half of
+// the buffer of faces involved, where the second half's copy of the face
+// starts.
 type ghostCopy struct {
 	dir, count     [MaxDim]int
 	src, dst       int
 	spitch, dpitch [MaxDim]int
-	owner          int
+	owner, half    int
 }
 
 // planGhosts works out the copies of an update of the pieces in the
@@ -203,7 +205,7 @@ func (a *Array[T]) planGhosts(want func(dir []int) bool) *ghostPlan {
 			return
 		}
 		f := a.m.Face(me, dir)
-		c := ghostCopy{src: offsetOf(f.At, pitch[:nd]), dst: f.Off, spitch: pitch}
+		c := ghostCopy{src: offsetOf(f.At, pitch[:nd]), dst: f.Off, spitch: pitch, half: a.facesLen(me)}
 		copy(c.dir[:], dir)
 		copy(c.count[:], f.Count)
 		pitchesOf(f.Count, c.dpitch[:nd])
@@ -220,7 +222,7 @@ func (a *Array[T]) planGhosts(want func(dir []int) bool) *ghostPlan {
 			for d, s := range dir {
 				back[d] = -s
 			}
-			c.owner, c.src = owner, a.m.Face(q, back).Off
+			c.owner, c.src, c.half = owner, a.m.Face(q, back).Off, a.facesLen(q)
 			pitchesOf(c.count[:nd], c.spitch[:nd])
 		} else {
 			var from [MaxDim]int
@@ -245,8 +247,16 @@ func (a *Array[T]) planGhosts(want func(dir []int) bool) *ghostPlan {
 // where it is contiguous, into its halo: directly where the buffer is
 // mapped, with one strided Get where it is not. All processes take part,
 // those that own nothing included.
+//
+// Updates pack into the two halves of the buffers in turn: packing over
+// the lines a neighbour read in the update before made the packing and
+// the reading each about 1.3x slower here (the fastest updates of the
+// 2048 × 2048 bench on 2 ranks: 14-15 µs with one half, 11.5-12.5 with
+// two).
 func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 	nd := len(a.dims)
+	half := a.facesHalf
+	a.facesHalf ^= 1
 	var pairs pairing[T]
 	if len(p.packs) > 0 {
 		faces, err := armci.LocalAs[T](a.faces)
@@ -255,7 +265,7 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 		}
 		for i := range p.packs {
 			c := &p.packs[i]
-			pairs.copy(c.dir[:nd], c.count[:nd], box[T]{dst: faces[c.dst:], src: local[c.src:], dpitch: c.dpitch, spitch: c.spitch})
+			pairs.copy(c.dir[:nd], c.count[:nd], box[T]{dst: faces[half*c.half+c.dst:], src: local[c.src:], dpitch: c.dpitch, spitch: c.spitch})
 		}
 		pairs.flush()
 	}
@@ -272,7 +282,7 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 			continue
 		}
 		if part, ok := armci.PartAs[T](a.faces, c.owner); ok {
-			b.src = part[c.src:]
+			b.src = part[half*c.half+c.src:]
 			pairs.copy(c.dir[:nd], c.count[:nd], b)
 			continue
 		}
@@ -282,7 +292,7 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 			s.LocalStride = append(s.LocalStride, c.dpitch[d]*a.es)
 			s.RemoteStride = append(s.RemoteStride, c.spitch[d]*a.es)
 		}
-		if err := armci.GetS(a.faces, c.owner, c.src*a.es, b.dst, s); err != nil {
+		if err := armci.GetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, s); err != nil {
 			return err
 		}
 	}
@@ -301,7 +311,7 @@ func (a *Array[T]) makeFaces(op string) error {
 	}
 	n := 0
 	if a.lo != nil {
-		n = a.n - layout.Volume(a.lo, a.hi)
+		n = 2 * a.facesLen(a.own[0])
 	}
 	seg, err := a.g.rt.Malloc(n * a.es)
 	if err != nil {
@@ -311,6 +321,13 @@ func (a *Array[T]) makeFaces(op string) error {
 	return a.eachGhost(func([]int) bool { return true }, func(_ []int, p layout.GhostPiece, _ int, _ []int) error {
 		return seg.MapIn(a.m.Owner(p.Lo))
 	})
+}
+
+// facesLen is the length of a half of the buffer of faces of block b's
+// owner: as many elements as the block's halo.
+func (a *Array[T]) facesLen(b int) int {
+	lo, hi := a.m.Patch(b)
+	return a.m.LocalSize(a.m.BlockOwner(b)) - layout.Volume(lo, hi)
 }
 
 // box is a copy of a box of elements from src, whose pitches are spitch, to
