@@ -461,7 +461,12 @@ func Launch(s LaunchSpec) (Result, error) {
 	cmd.Env = append(env, s.Env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// If this process dies first (go test's own timeout ends it), the
+	// launcher is killed too, and with it the ranks: Hydra's proxies and
+	// Open MPI's mpirun kill their ranks when the launcher goes. Left
+	// alone, it ran on with the job: an MPICH job of the armci tests left
+	// three ranks spinning for an hour.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	// On timeout, end the whole process group: mpirun and every rank it started.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second

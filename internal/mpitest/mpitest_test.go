@@ -1,10 +1,15 @@
 package mpitest_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +20,10 @@ import (
 func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
 
 const fixtureEnv = "GOGA_MPITEST_FIXTURE"
+
+// pidDirEnv names the directory where the hanging fixture's ranks leave
+// their process ids.
+const pidDirEnv = "GOGA_MPITEST_PIDDIR"
 
 // TestFixture misbehaves on purpose, in the way $GOGA_MPITEST_FIXTURE says,
 // when TestLauncher launches it.
@@ -32,6 +41,11 @@ func TestFixture(t *testing.T) {
 				t.Error("the last rank fails on purpose")
 			}
 		case "hang":
+			// Stuck ranks may not end when asked (a rank spinning in a
+			// barrier with its signals blocked): only SIGKILL ends these.
+			signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
+			pid := strconv.Itoa(os.Getpid())
+			os.WriteFile(filepath.Join(os.Getenv(pidDirEnv), pid), nil, 0o644)
 			if w.Rank() == 0 {
 				time.Sleep(time.Hour)
 			}
@@ -133,14 +147,78 @@ func TestLauncher(t *testing.T) {
 			t.Logf("failed as it should in %v: %v", time.Since(start).Round(time.Millisecond), err)
 		})
 	}
+	t.Run("orphan", func(t *testing.T) {
+		// The process that launched a job dies (go test's timeout ends it)
+		// while the job hangs: the job must not outlive it.
+		dir := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestOrphanParent$")
+		cmd.Env = append(os.Environ(), orphanEnv+"=1", pidDirEnv+"="+dir)
+		out, err := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != 3 {
+			t.Fatalf("the launching process ended with %v (code %d), want code 3\n%s", err, code, out)
+		}
+		ranksGone(t, dir, string(out))
+	})
 	t.Run("hang", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Setenv(pidDirEnv, dir)
 		start := time.Now()
-		res, err := launch(t, "hang", 2, 4*time.Second)
+		// Long enough for both ranks to start and leave their ids first.
+		res, err := launch(t, "hang", 2, 8*time.Second)
 		if err == nil || !strings.Contains(err.Error(), "hung") {
 			t.Fatalf("err = %v, want a hang report\n%s", err, res.Output)
 		}
-		if d := time.Since(start); d > 15*time.Second {
+		if d := time.Since(start); d > 20*time.Second {
 			t.Fatalf("killing the hung job took %v", d)
 		}
+		ranksGone(t, dir, res.Output)
 	})
+}
+
+const orphanEnv = "GOGA_MPITEST_ORPHAN"
+
+// TestOrphanParent launches the hanging fixture on 2 ranks and, once both
+// have started, exits without ending the job, as go test's timeout would
+// end it; TestLauncher/orphan runs it.
+func TestOrphanParent(t *testing.T) {
+	if os.Getenv(orphanEnv) == "" || mpitest.Child() {
+		t.Skip("run by TestLauncher/orphan")
+	}
+	go launch(t, "hang", 2, time.Minute)
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(10 * time.Millisecond) {
+		if ents, _ := os.ReadDir(os.Getenv(pidDirEnv)); len(ents) == 2 {
+			os.Exit(3)
+		}
+	}
+	t.Fatal("the ranks did not start within 30 s")
+}
+
+// ranksGone checks that the 2 ranks that left their process ids in dir
+// have ended (within 5 s), killing those that have not.
+func ranksGone(t *testing.T, dir, output string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) != 2 {
+		t.Fatalf("%d ranks left their process ids (%v); want 2\n%s", len(ents), err, output)
+	}
+	for _, e := range ents {
+		pid, _ := strconv.Atoi(e.Name())
+		for wait := time.Now(); alive(pid); time.Sleep(10 * time.Millisecond) {
+			if time.Since(wait) > 5*time.Second {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("rank process %d outlived its job's launcher\n%s", pid, output)
+			}
+		}
+	}
+}
+
+// alive reports whether process pid exists and has not yet exited (a zombie
+// waiting for its parent counts as gone).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
 }
