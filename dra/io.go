@@ -1,6 +1,7 @@
 package dra
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"unsafe"
@@ -28,12 +29,16 @@ type plan struct {
 	lo, hi []int // the band, in g's coordinates; nil for none
 	runs   []run // in file order, which is the band's C order
 	total  int   // elements
+	// rows is true, on every process alike, when the box spans whole rows
+	// of the file (all of every dimension but the first), so that each
+	// band is one run of the file.
+	rows bool
 }
 
 // bandPlan is process me's band, of np, of a box of dims at corner of the
 // file's array of fdims.
 func bandPlan(dims, corner, fdims []int, me, np int) *plan {
-	p := &plan{}
+	p := &plan{rows: slices.Equal(dims[1:], fdims[1:])}
 	r0, r1 := me*dims[0]/np, (me+1)*dims[0]/np
 	if r0 == r1 {
 		return p
@@ -108,6 +113,37 @@ func view[T ga.Elem](p *plan, f *mpi.File, data int) error {
 	// The view keeps what it needs of the type.
 	if ferr := ft.Free(); err == nil {
 		err = ferr
+	}
+	return err
+}
+
+// writeBand writes buf, this process's band, through the view that view
+// set. Where every band is one run of the file (p.rows), each process
+// writes its own with MPI_File_write_at: the collective form's two-phase
+// exchange between the processes only adds copies there. Otherwise the
+// collective form merges the processes' runs. It is collective either way,
+// as the choice is the same on every process.
+func writeBand[T ga.Elem](p *plan, f *mpi.File, buf []T) error {
+	write := mpi.WriteAtAll[T]
+	if p.rows {
+		write = mpi.WriteAt[T]
+	}
+	n, err := write(f, 0, buf)
+	if err == nil && n != len(buf) {
+		err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
+	}
+	return err
+}
+
+// readBand reads this process's band into buf as writeBand writes it.
+func readBand[T ga.Elem](p *plan, f *mpi.File, buf []T) error {
+	read := mpi.ReadAtAll[T]
+	if p.rows {
+		read = mpi.ReadAt[T]
+	}
+	n, err := read(f, 0, buf)
+	if err == nil && n != len(buf) {
+		err = fmt.Errorf("read %d of %d elements", n, len(buf))
 	}
 	return err
 }

@@ -86,10 +86,7 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	herr := writeHead(op, c, f, file, head)
 	err = view[T](p, f, len(head))
 	if err == nil {
-		var n int
-		if n, err = mpi.WriteAtAll(f, 0, buf); err == nil && n != len(buf) {
-			err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
-		}
+		err = writeBand(p, f, buf)
 	}
 	if err != nil {
 		err = errorf(op, file, err, "%v", err)
@@ -200,7 +197,7 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 		buf = getBuffer[T](p.total)
 		defer putBuffer(buf)
 		if err = view[T](p, f, info.data); err == nil {
-			_, err = mpi.ReadAtAll(f, 0, buf)
+			err = readBand(p, f, buf)
 		}
 		if err != nil {
 			err = errorf(op, file, err, "%v", err)

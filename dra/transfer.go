@@ -116,13 +116,10 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	err = view[T](p, d.f, d.h.size)
 	if err == nil {
 		if write {
-			var n int
-			if n, err = mpi.WriteAtAll(d.f, 0, buf); err == nil && n != len(buf) {
-				err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
-			}
+			err = writeBand(p, d.f, buf)
 			putBuffer(buf)
 		} else {
-			_, err = mpi.ReadAtAll(d.f, 0, buf)
+			err = readBand(p, d.f, buf)
 		}
 	}
 	if err != nil {
