@@ -45,6 +45,9 @@ type Array[T Elem] struct {
 	freed    bool
 	parent   overlaid
 	readOnly bool
+	// nodeCopy is the whole array on this process's node, which gets read
+	// while read_only, when the array's processes span several nodes.
+	nodeCopy *Array[T]
 	// faces holds the slabs of this process's block that its neighbours
 	// copy into their halos (see exchangeGhosts), from the first update on.
 	faces *armci.Segment
@@ -301,6 +304,9 @@ func (a *Array[T]) Destroy() error {
 			return err
 		}
 		a.faces = nil
+	}
+	if err := a.dropNodeCopy(); err != nil {
+		return err
 	}
 	a.dead = true
 	g.unregister(a.id)
