@@ -38,10 +38,13 @@ type args struct {
 	g      *group
 	others []*group
 	across bool // a copy, which may read or write a containing group's array
+	op     string
+	// refused: the call writes a read_only array (see writing).
+	refused error
 }
 
 func newArgs(op string) *args {
-	l := &args{b: make([]byte, 0, 96)}
+	l := &args{b: make([]byte, 0, 96), op: op}
 	l.b = append(l.b, op...)
 	return l
 }
@@ -101,10 +104,9 @@ func (l *args) hash() int64 {
 // arguments differ, else nil — on every process alike.
 func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	trace(g, a)
-	if now, err := a.foreign(g, op, array); now {
-		return err
-	} else if local == nil {
-		local = err
+	now, local := a.screen(g, op, array, local)
+	if now {
+		return local
 	}
 	if fence {
 		if err := fenceOthers(g); err != nil && local == nil {
@@ -176,6 +178,25 @@ func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	return nil
 }
 
+// screen is what a process finds wrong with a collective call before it
+// communicates: local, its verdict on the arguments, else a mismatch of the
+// arrays' groups (see foreign), else a write into a read_only array (see
+// writing). now is foreign's: refused without agreeing.
+func (l *args) screen(g *group, op, array string, local error) (now bool, err error) {
+	now, err = l.foreign(g, op, array)
+	switch {
+	case now:
+		return true, err
+	case local != nil:
+		return false, local
+	case err != nil:
+		return false, err
+	case l != nil:
+		return false, l.refused
+	}
+	return false, nil
+}
+
 // bcastText sends root's text to every process, cut to a fixed length: it
 // serves error messages only.
 func bcastText(c *mpi.Comm, text string, root int) (string, error) {
@@ -239,12 +260,8 @@ func begin(g *group, op, array string, local error, a *args) (masked bool, err e
 	g.mu.Unlock()
 	if !do {
 		trace(g, a)
-		if now, err := a.foreign(g, op, array); now {
-			return false, err
-		} else if local == nil {
-			local = err
-		}
-		return true, local
+		now, err := a.screen(g, op, array, local)
+		return !now, err
 	}
 	return false, agree(g, true, op, array, local, a)
 }

@@ -45,6 +45,9 @@ type Array[T Elem] struct {
 	freed    bool
 	parent   overlaid
 	readOnly bool
+	// nodeCopy is the whole array on this process's node, which gets read
+	// while read_only, when the array's processes span several nodes.
+	nodeCopy *Array[T]
 	// faces holds the slabs of this process's block that its neighbours
 	// copy into their halos (see exchangeGhosts), from the first update on,
 	// in two halves that updates use in turn: facesHalf is the next one's.
@@ -303,6 +306,9 @@ func (a *Array[T]) Destroy() error {
 			return err
 		}
 		a.faces = nil
+	}
+	if err := a.dropNodeCopy(); err != nil {
+		return err
 	}
 	a.dead = true
 	g.unregister(a.id)

@@ -103,15 +103,16 @@ func Copy[T Elem](a, b *Array[T]) error {
 	case layout.Product(a.dims) != layout.Product(b.dims):
 		check = errorf("Copy", b.name, "%v has %d elements, source %s has %d", b.dims, layout.Product(b.dims), a.name, layout.Product(a.dims))
 	}
+	l := writing(newArgs("Copy").between(), b)
 	if pushes(a, b) {
-		return a.collective("Copy", newArgs("Copy").between(), check, func([]T) error {
+		return a.collective("Copy", l, check, func([]T) error {
 			alo, ahi := a.whole()
 			blo, bhi := b.whole()
 			return spread(a, alo, ahi, false, b, blo, bhi)
 		}, b)
 	}
 	over, other, check := filler("Copy", a, b, check)
-	return over.collective("Copy", newArgs("Copy").between(), check, func([]T) error {
+	return over.collective("Copy", l, check, func([]T) error {
 		blo, bhi := b.whole()
 		alo, ahi := a.whole()
 		return combine("Copy", b, blo, bhi, []side[T]{{a, alo, ahi, false}}, func(dst []T, s [][]T) { copy(dst, s[0]) })
@@ -162,7 +163,7 @@ func operand[T Elem](x, c *Array[T], n int) ([]T, error) {
 // the same number of elements, paired in C order (their shapes and
 // distributions may differ, as in GA); c may be a or b. It is collective.
 func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
-	return c.collective("Add", nil, sameCount("Add", a, b, c), func(local []T) error {
+	return c.collective("Add", writing(newArgs("Add"), c), sameCount("Add", a, b, c), func(local []T) error {
 		if !shaped(c, a, b) {
 			clo, chi := c.whole()
 			alo, ahi := a.whole()

@@ -124,7 +124,7 @@ func diag[T scalapack.Elem](op string, kind, control int, seq bool, a, s, v *Arr
 		}
 	}
 	l := newArgs(op).ints("kind", kind, control).ints("nb", g.block())
-	if err := opening(g, op, a.Name(), check, array(array(array(l, "A", a), "S", s), "V", v)); err != nil {
+	if err := opening(g, op, a.Name(), check, writing(array(array(array(l, "A", a), "S", s), "V", v), v)); err != nil {
 		return nil, err
 	}
 	n := a.dims[0]

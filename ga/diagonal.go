@@ -54,7 +54,11 @@ func matrixOp[T Elem](op string, a, v *Array[T], use, along int, f func(local []
 	if use != noVector {
 		more = append(more, v)
 	}
-	return a.collective(op, nil, checkMatrix(op, a, v, use != noVector, along), func(local []T) error {
+	out := a
+	if use == writeVector {
+		out = v
+	}
+	return a.collective(op, writing(newArgs(op), out), checkMatrix(op, a, v, use != noVector, along), func(local []T) error {
 		lo, hi := a.whole()
 		return a.regions(lo, hi, func(r region) error {
 			vlo, vhi := r.lo[0], r.hi[0]

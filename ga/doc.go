@@ -293,12 +293,16 @@
 //
 // Deallocate frees an array's memory and keeps the array for Allocate;
 // Overlay makes an array in another's memory. SetProperty("read_only")
-// makes the calls that write the array itself (puts, accumulates,
-// scatters, the collectives on it alone) errors; it makes no copies, unlike
-// GA, which copies a read-only array to every node (here gets inside a
-// node read the owner's memory already, and a mirrored array is the copy
-// per node), and it does not check the results that calls on several
-// arrays write into it.
+// makes every call that would write the array an error wrapping
+// ErrReadOnly, on every process of a collective call, with nothing
+// changed: puts, accumulates, scatters, the collectives on it alone, and
+// the calls on several arrays whose output it is (Copy into it, Add, the
+// element-wise and linear-algebra calls, ...); UpdateGhosts, which writes
+// only halos, stays allowed. When the array's processes span several
+// nodes, it also copies the array to each node, and until UnsetProperty
+// (or Destroy) gets read the node's copy, with no traffic between nodes;
+// on one node nothing is copied, since gets read the owners' memory
+// directly already.
 //
 // # GA C names
 //
@@ -495,7 +499,7 @@
 //	GA_Deallocate                 a.Deallocate (memory freed, the array kept)
 //	GA_Allocate (after GA_Deallocate)  a.Allocate
 //	GA_Overlay                    Overlay(b, parent) (b a *Builder; any two element types)
-//	GA_Set_property, GA_Unset_property  a.SetProperty("read_only"), a.UnsetProperty (writes refused; no copies made)
+//	GA_Set_property, GA_Unset_property  a.SetProperty("read_only"), a.UnsetProperty (every write refused, ErrReadOnly; on several nodes gets read a copy per node, freed by UnsetProperty)
 //	GA_Assemble_duplicate         (not provided: it wraps memory the caller allocated, and goga's arrays live in the MPI windows it allocates itself)
 //	NGA_Register_type             RegisterType[U] (U plain data: no pointers, strings, slices...; local, as GA's)
 //	NGA_Deregister_type           DeregisterType[U] (arrays of U made before keep working)

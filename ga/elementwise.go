@@ -36,7 +36,7 @@ func patchOf[T Elem](a *Array[T]) side[T] {
 func elemOp[T Elem](op string, out side[T], ops []side[T], pre func() error, f func(dst []T, src [][]T)) error {
 	check := checkSides(op, out, ops...)
 	l, more := sidesArgs(op, ops)
-	patchArgs(l, "out", out.a, out.lo, out.hi, 0)
+	writing(patchArgs(l, "out", out.a, out.lo, out.hi, 0), out.a)
 	return out.a.collective(op, l, check, func([]T) error {
 		if pre != nil {
 			if err := pre(); err != nil {

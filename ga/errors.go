@@ -43,11 +43,14 @@ var (
 	ErrNil            = errors.New("nil array")
 	ErrNotFinite      = errors.New("NaN or Inf in a solver's input")
 	ErrNotSymmetric   = errors.New("matrix is not symmetric")
+	// ErrReadOnly is wrapped by the refusal of a call that would write an
+	// array while it is read_only (see Array.SetProperty).
+	ErrReadOnly = errors.New("array is read_only")
 )
 
 // sentinels numbers the sentinels, so that a collective call can tell the
 // other processes which one its refusal wraps (see agree).
-var sentinels = []error{nil, ErrNotInitialized, ErrDestroyed, ErrMemoryLimit, ErrNil, ErrMismatch, ErrNotFinite, ErrNotSymmetric}
+var sentinels = []error{nil, ErrNotInitialized, ErrDestroyed, ErrMemoryLimit, ErrNil, ErrMismatch, ErrNotFinite, ErrNotSymmetric, ErrReadOnly}
 
 func sentinelCode(err error) byte {
 	for i, s := range sentinels[1:] {

@@ -7,3 +7,7 @@ func SimulateNodes(nodeOf func(rank, size int) int) (undo func()) {
 	simulatedNodes = nodeOf
 	return func() { simulatedNodes = nil }
 }
+
+// NodeCopied reports whether a has a copy on this process's node, made
+// when it became read_only on several nodes.
+func NodeCopied[T Elem](a *Array[T]) bool { return a.nodeCopy != nil }

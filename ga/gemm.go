@@ -33,7 +33,7 @@ func matmul[T scalapack.Elem](op string, ta, tb byte, alpha T, a, b patch2[T], b
 	if err != nil {
 		return err
 	}
-	l = l.str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta))
+	l = writing(l.str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta)), c.x)
 	if err := opening(g, op, c.x.Name(), check, l); err != nil {
 		return err
 	}

@@ -23,6 +23,10 @@ type group struct {
 	// node: the group of one node's processes, made for mirrored arrays
 	// when GA runs on several nodes.
 	node bool
+	// nodes: the group of this group's processes on this node, made for
+	// the copies of its read_only arrays (see perNode); the world group
+	// uses the mirrored arrays' instead.
+	nodes *group
 
 	mu          sync.Mutex // guards what follows, up to the scratch
 	live        bool       // false once GA is terminated

@@ -79,9 +79,11 @@ type overlaid interface {
 	Valid() bool
 	Name() string
 	segment() *armci.Segment
+	isReadOnly() bool
 }
 
 func (a *Array[T]) segment() *armci.Segment { return a.seg }
+func (a *Array[T]) isReadOnly() bool        { return a.readOnly }
 
 // usable refuses an array without memory, and a read-only one to a call
 // that writes it.
@@ -92,8 +94,8 @@ func (a *Array[T]) usable(op string) error {
 	if p := a.parent; p != nil && (!p.Valid() || p.segment() != a.seg) {
 		return &Error{Op: op, Array: a.name, Err: ErrDestroyed, Msg: fmt.Sprintf("it overlays %q, whose memory was destroyed or deallocated", p.Name())}
 	}
-	if a.readOnly && writes[op] {
-		return errorf(op, a.name, "the array is read_only (UnsetProperty lifts it)")
+	if writes[op] {
+		return a.writable(op)
 	}
 	return nil
 }
@@ -179,17 +181,46 @@ func Overlay[T, P Elem](b *Builder[T], parent *Array[P]) (*Array[T], error) {
 	return a, nil
 }
 
-// Properties. GA's one property, "read_only", lets GA copy an array to
-// every node, so that gets stay on the node. goga makes no copy: gets
-// inside a node already read the owner's memory directly, and a copy per
-// node is what a mirrored array (PgroupGetMirror) is. What read_only does
-// here is refuse the calls that write the array itself: one-sided puts,
-// accumulates, scatters and ReadInc, the releases that say memory was
-// written, and the collectives that change only it (the writes lists
-// them); a call that writes several arrays' results into it (Copy, Add,
-// the element-wise and linear-algebra calls) is not checked.
+// Properties. GA's one property, "read_only", promises that the array will
+// not change until UnsetProperty, and lets gets use that.
+//
+// Every call that would write the array is refused, on the process that
+// makes it (one-sided calls) or on every process of the call (collective
+// ones), with an error wrapping ErrReadOnly that names the array, and
+// nothing changes. There are two shapes of check. A call on the array
+// alone names its operation in writes, and valid refuses it there: the
+// one-sided puts, accumulates, scatters and ReadInc, the releases that say
+// memory was written, and the collectives that change only the array
+// (Zero, Fill, Scale, the element-wise calls on it alone, Symmetrize,
+// SpdInvert, ...), and Deallocate. A call on several arrays marks the one
+// it writes with writing as it builds the text of its arguments, and the
+// agreement refuses it (see screen): Copy and CopyPatch into it, Add and
+// AddPatch, the element-wise calls with an output, Transpose, Gemm and
+// MatmulPatch, the matrix calls with a vector (SetDiagonal, ScaleRows,
+// GetDiag's vector, ...), the solvers' right-hand sides, Diag's
+// eigenvectors, the scans' and packs' outputs, MergeDistrPatch and
+// Sparse.MatVec. Writes through an overlay of a read_only array are
+// refused too, and an overlay cannot be made read_only (its parent, or
+// another overlay, could write its memory).
+//
+// UpdateGhosts, UpdateGhostDir and NbUpdateGhosts are allowed: they write
+// only the halos, which are not elements of the array, with values of the
+// array, which does not change. (GA C checks no writes at all; its
+// read_only lays the array out again over each node and leaves ghost cells
+// out of that layout.)
+//
+// The copy per node: when the array's processes span several nodes,
+// SetProperty copies the whole array into an array on each node's
+// processes, and while read_only, Get, NbGet, StridedGet, PeriodicGet,
+// Gather, GatherFlat and the collectives' reads of the array read their
+// node's copy, through shared memory, with no traffic between nodes; their
+// counts go to the statistics of the node's group, as a mirrored array's
+// do. On one node nothing is copied: gets read the owners' memory directly
+// already. Access and its kin give this process's own block of the array,
+// which is its memory either way. UnsetProperty and Destroy free the copy.
+// The copies count against the memory limit.
 
-// writes are the calls that read_only refuses.
+// writes are the calls on one array that read_only refuses.
 var writes = map[string]bool{
 	"Put": true, "Acc": true, "ReadInc": true, "Scatter": true, "ScatterAcc": true,
 	"ScatterFlat": true, "ScatterAccFlat": true,
@@ -201,45 +232,81 @@ var writes = map[string]bool{
 	"AbsValue": true, "AbsValuePatch": true, "AddConstant": true, "AddConstantPatch": true,
 	"Recip": true, "RecipPatch": true, "ShiftDiagonal": true, "ZeroDiagonal": true,
 	"Symmetrize": true, "Randomize": true, "PatchEnum": true, "MergeMirrored": true,
+	"SpdInvert": true, "Deallocate": true,
+}
+
+// writable refuses op's write into a while a is read_only, or while the
+// array whose memory it overlays is.
+func (a *Array[T]) writable(op string) error {
+	switch {
+	case a.readOnly:
+		return &Error{Op: op, Array: a.name, Err: ErrReadOnly, Msg: "the array is read_only (UnsetProperty lifts it)"}
+	case a.parent != nil && a.parent.isReadOnly():
+		return &Error{Op: op, Array: a.name, Err: ErrReadOnly, Msg: fmt.Sprintf("it overlays %q, which is read_only (UnsetProperty on it lifts it)", a.parent.Name())}
+	}
+	return nil
+}
+
+// writing notes that the collective call whose arguments l holds writes
+// x: if x is read_only, every process of the call refuses it before it
+// acts (see screen). A nil x is left to the call to refuse.
+func writing[T Elem](l *args, x *Array[T]) *args {
+	if x != nil && l.refused == nil {
+		l.refused = x.writable(l.op)
+	}
+	return l
 }
 
 // SetProperty gives the array a property (GA_Set_property); "read_only" is
-// the one there is. It is collective: it completes every process's
-// operations first, as a sync does. An array has one property at a time.
+// the one there is: every call that would write the array is then refused
+// (ErrReadOnly), and on several nodes gets read a copy of it on their
+// node, until UnsetProperty. It is collective: it completes
+// every process's operations first, as a sync does, and then, on several
+// nodes, copies the array to each; if a copy cannot be made (the memory
+// limit), the array is left without the property, on every process. An
+// array has one property at a time; an overlay cannot have it.
 func (a *Array[T]) SetProperty(property string) error {
-	g, err := groupOf("SetProperty", a)
+	const op = "SetProperty"
+	g, err := groupOf(op, a)
 	if err != nil {
 		return err
 	}
-	check := a.valid("SetProperty")
+	check := a.valid(op)
 	switch {
 	case check != nil:
 	case property != "read_only":
-		check = errorf("SetProperty", a.name, "property %q; the one property is \"read_only\"", property)
+		check = errorf(op, a.name, "property %q; the one property is \"read_only\"", property)
 	case a.readOnly:
-		check = errorf("SetProperty", a.name, "the array already has the property \"read_only\"")
+		check = errorf(op, a.name, "the array already has the property \"read_only\"")
+	case a.parent != nil:
+		check = errorf(op, a.name, "an overlay cannot be read_only: %q, whose memory it shares, could still be written", a.parent.Name())
 	}
-	if err := agree(g, true, "SetProperty", a.Name(), check, array(newArgs("SetProperty").str("property", property), "a", a)); err != nil {
+	if err := agree(g, true, op, a.Name(), check, array(newArgs(op).str("property", property), "a", a)); err != nil {
 		return err
 	}
-	a.readOnly = true
-	return nil
-}
-
-// UnsetProperty takes the array's property away (GA_Unset_property). It is
-// collective, like SetProperty.
-func (a *Array[T]) UnsetProperty() error {
-	g, err := groupOf("UnsetProperty", a)
+	c, err := a.copyToNodes(op)
 	if err != nil {
 		return err
 	}
-	check := a.valid("UnsetProperty")
-	if check == nil && !a.readOnly {
-		check = errorf("UnsetProperty", a.name, "the array has no property")
+	a.readOnly, a.nodeCopy = true, c
+	return nil
+}
+
+// UnsetProperty takes the array's property away (GA_Unset_property), and
+// frees its copies on the nodes. It is collective, like SetProperty.
+func (a *Array[T]) UnsetProperty() error {
+	const op = "UnsetProperty"
+	g, err := groupOf(op, a)
+	if err != nil {
+		return err
 	}
-	if err := agree(g, true, "UnsetProperty", a.Name(), check, array(newArgs("UnsetProperty"), "a", a)); err != nil {
+	check := a.valid(op)
+	if check == nil && !a.readOnly {
+		check = errorf(op, a.name, "the array has no property")
+	}
+	if err := agree(g, true, op, a.Name(), check, array(newArgs(op), "a", a)); err != nil {
 		return err
 	}
 	a.readOnly = false
-	return nil
+	return a.dropNodeCopy()
 }

@@ -77,6 +77,33 @@ func destroy[T ga.Elem](t *testing.T, a *ga.Array[T]) {
 	}
 }
 
+// onNodes runs body, after Init, on the machine's own nodes (one, or two
+// on the two-node tier) and on nodes simulated inside it: a node per
+// process, and nodes of two processes, the last one smaller on 3 ranks;
+// over shared memory and TCP.
+func onNodes(t *testing.T, body func(t *testing.T)) {
+	for _, c := range []struct {
+		name   string
+		nodeOf func(rank, size int) int
+		ranks  []int
+	}{
+		{"real nodes", nil, []int{1, 2, 3, 4}},
+		{"a node each", func(r, _ int) int { return r }, []int{2, 3}},
+		{"nodes of two", func(r, _ int) int { return r / 2 }, []int{3, 4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mpitest.Run(t, func(t *testing.T) {
+				if c.nodeOf != nil {
+					defer ga.SimulateNodes(c.nodeOf)()
+				}
+				must(t, ga.Init())
+				defer endGA(t)
+				body(t)
+			}, mpitest.Ranks(c.ranks...), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+		})
+	}
+}
+
 // ---- element types ----
 
 // eachType runs one instantiation of a generic test per element type, in the

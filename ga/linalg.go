@@ -230,7 +230,7 @@ func solve[T scalapack.Elem](op string, how int, trans scalapack.Trans, a, b *Ar
 	}
 	n, nrhs, check := systemShape(op, a, b)
 	l := newArgs(op).ints("how", how, int(trans)).ints("nb", g.block())
-	if err := opening(g, op, a.Name(), check, array(array(l, "A", a), "B", b)); err != nil {
+	if err := opening(g, op, a.Name(), check, writing(array(array(l, "A", a), "B", b), b)); err != nil {
 		return err
 	}
 	scanA := how == byLU // otherwise the symmetry check reads all of A

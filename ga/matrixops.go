@@ -26,7 +26,7 @@ func Transpose[T Elem](a, b *Array[T]) error {
 			check = errorf(op, b.name, "dims %v are not %s's %v reversed", b.dims, a.name, a.dims)
 		}
 	}
-	return b.collective(op, nil, check, func([]T) error {
+	return b.collective(op, writing(newArgs(op), b), check, func([]T) error {
 		alo, ahi := a.whole()
 		blo, bhi := b.whole()
 		return combine(op, b, blo, bhi, []side[T]{{a, alo, ahi, true}}, func(dst []T, s [][]T) { copy(dst, s[0]) })

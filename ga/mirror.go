@@ -204,7 +204,7 @@ func MergeDistrPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi 
 	case b.g.size() != PgroupGetMirror().Nnodes():
 		check = errorf(op, b.name, "lives on %d processes; the destination must live on all %d, which hold the mirrored array's copies", b.g.size(), PgroupGetMirror().Nnodes())
 	}
-	l := patchArgs(patchArgs(newArgs(op).between(), "A", a, alo, ahi, 0), "B", b, blo, bhi, 0)
+	l := writing(patchArgs(patchArgs(newArgs(op).between(), "A", a, alo, ahi, 0), "B", b, blo, bhi, 0), b)
 	return b.collective(op, l, check, func(local []T) error {
 		err := b.regions(blo, bhi, func(r region) error {
 			r.runs(func(off, _, n int) { clear(local[off : off+n]) })

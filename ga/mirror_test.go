@@ -5,41 +5,21 @@ import (
 	"testing"
 
 	"github.com/goga-hpc/goga/ga"
-	"github.com/goga-hpc/goga/internal/mpitest"
 )
 
 // TestMirrored covers mirrored arrays on one node and on nodes simulated
 // inside this machine: the nodes' copies are separate, merge to their sum,
 // merge into a distributed patch, and copy to and from distributed arrays;
 // misuse is refused on every process with nothing changed.
+// On one node the one copy is a distributed array; on the two-node tier
+// there is a copy on each; with a node per process the copies merge by one
+// reduction among them; with nodes of two they are laid out alike on 4
+// ranks, differently on 3.
 func TestMirrored(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		nodeOf func(rank, size int) int
-		ranks  []int
-	}{
-		// The machine's own nodes: on one, the one copy is a distributed
-		// array; on the two-node tier, a copy on each.
-		{"real nodes", nil, []int{1, 2, 3, 4}},
-		// Every process its own node: a copy per process, merged by one
-		// reduction among them.
-		{"a node each", func(r, _ int) int { return r }, []int{2, 3}},
-		// Nodes of two, the last one smaller on 3 ranks: copies laid out
-		// alike on 4 ranks, differently on 3.
-		{"nodes of two", func(r, _ int) int { return r / 2 }, []int{3, 4}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			mpitest.Run(t, func(t *testing.T) {
-				if c.nodeOf != nil {
-					defer ga.SimulateNodes(c.nodeOf)()
-				}
-				must(t, ga.Init())
-				defer endGA(t)
-				testMirroredCopies(t)
-				testMirroredMisuse(t)
-			}, mpitest.Ranks(c.ranks...), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
-		})
-	}
+	onNodes(t, func(t *testing.T) {
+		testMirroredCopies(t)
+		testMirroredMisuse(t)
+	})
 }
 
 // nodeValues is node k's copy in the tests: (k+1)·(i+1) at C-order

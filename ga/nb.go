@@ -84,6 +84,7 @@ func (a *Array[T]) NbPut(lo, hi []int, buf []T, ld []int) (*Handle, error) {
 
 // NbGet is Get that returns at once (NGA_NbGet).
 func (a *Array[T]) NbGet(lo, hi []int, buf []T, ld []int) (*Handle, error) {
+	a = a.source()
 	return a.nb("NbGet", lo, hi, buf, ld, &a.g.stats.Get, func(pc piece) (*armci.Handle, error) {
 		return armci.NbGetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})

@@ -26,7 +26,9 @@ func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 }
 
 // Get copies the patch [lo, hi] into buf (NGA_Get); it returns with the data.
+// A read_only array is read from its node's copy (see SetProperty).
 func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
+	a = a.source()
 	var b layout.Buffer
 	if err := a.transfer("Get", lo, hi, ld, len(buf), &b); err != nil {
 		return err

@@ -399,7 +399,7 @@ func CopyPatch[T Elem](trans byte, a *Array[T], alo, ahi []int, b *Array[T], blo
 	if check == nil && a == b && a != nil {
 		check = errorf(op, a.name, "source and destination are the same array")
 	}
-	l := patchArgs(patchArgs(newArgs(op).between(), "A", a, alo, ahi, trans), "B", b, blo, bhi, 0)
+	l := writing(patchArgs(patchArgs(newArgs(op).between(), "A", a, alo, ahi, trans), "B", b, blo, bhi, 0), b)
 	if pushes(a, b) {
 		return a.collective(op, l, check, func([]T) error { return spread(a, alo, ahi, t, b, blo, bhi) }, b)
 	}
@@ -417,7 +417,7 @@ func AddPatch[T Elem](alpha T, a *Array[T], alo, ahi []int, beta T, b *Array[T],
 	const op = "AddPatch"
 	ops := []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}
 	check := checkSides(op, side[T]{a: c, lo: clo, hi: chi}, ops...)
-	l := patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, 0), "B", b, blo, bhi, 0), "C", c, clo, chi, 0)
+	l := writing(patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, 0), "B", b, blo, bhi, 0), "C", c, clo, chi, 0), c)
 	return c.collective(op, l, check, func([]T) error {
 		return combine(op, c, clo, chi, ops, func(dst []T, s [][]T) {
 			axpby(dst, s[0], s[1], alpha, beta)

@@ -232,6 +232,13 @@ func (p *Pgroup) Destroy() error {
 // finish ends GA on g, a group other than the world, and forgets it. It is
 // collective over g.
 func (g *group) finish() error {
+	// The group of its processes on this node first (Terminate, ending the
+	// newest group first, has ended it already).
+	if n := g.nodes; n != nil && !n.pg.dead.Load() {
+		if err := n.finish(); err != nil {
+			return err
+		}
+	}
 	if err := g.end(); err != nil {
 		return err
 	}

@@ -287,7 +287,7 @@ func sparse[T Elem](op string, dst *Array[T], l *args, check error, act func(loc
 	if err != nil {
 		return err
 	}
-	err = opening(g, op, dst.Name(), check, l)
+	err = opening(g, op, dst.Name(), check, writing(l, dst))
 	if err == nil {
 		var local []T
 		if local, err = dst.localData(); err == nil {

@@ -116,6 +116,7 @@ func (a *Array[T]) scatter(op string, v []T, subs [][]int) error {
 }
 
 func (a *Array[T]) gather(op string, v []T, subs [][]int) error {
+	a = a.source()
 	vecs, order, err := a.byOwner(op, subs, len(v))
 	if err != nil {
 		return err

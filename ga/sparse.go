@@ -287,7 +287,7 @@ func (s *Sparse[T]) MatVec(a, v *Array[T]) error {
 	case len(v.dims) != 1 || v.dims[0] != s.idim:
 		check = errorf(op, v.name, "v has dims %v; want [%d], the matrix's rows", v.dims, s.idim)
 	}
-	l := array(array(s.args(op), "a", a), "v", v)
+	l := writing(array(array(s.args(op), "a", a), "v", v), v)
 	if err := opening(g, op, v.Name(), check, l); err != nil {
 		return err
 	}

@@ -84,6 +84,7 @@ func (a *Array[T]) StridedPut(lo, hi, skip []int, buf []T, ld []int) error {
 
 // StridedGet is the reverse of StridedPut (NGA_Strided_get).
 func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
+	a = a.source()
 	return a.stridedPieces("StridedGet", lo, hi, skip, ld, len(buf), &a.g.stats.Get, func(pc piece) error {
 		a.notePiece(pc.rank, &a.g.stats.Get, pc.p.Bytes())
 		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
