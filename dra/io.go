@@ -117,33 +117,25 @@ func view[T ga.Elem](p *plan, f *mpi.File, data int) error {
 	return err
 }
 
-// writeBand writes buf, this process's band, through the view that view
-// set. Where every band is one run of the file (p.rows), each process
-// writes its own with MPI_File_write_at: the collective form's two-phase
-// exchange between the processes only adds copies there. Otherwise the
-// collective form merges the processes' runs. It is collective either way,
-// as the choice is the same on every process.
-func writeBand[T ga.Elem](p *plan, f *mpi.File, buf []T) error {
-	write := mpi.WriteAtAll[T]
-	if p.rows {
-		write = mpi.WriteAt[T]
+// moveBand writes buf, this process's band, through the view that view
+// set, or reads it. Where every band is one run of the file (p.rows), each
+// process moves its own with MPI_File_write_at or read_at: the collective
+// forms' two-phase exchange between the processes only adds copies there.
+// Otherwise the collective forms merge the processes' runs. It is
+// collective either way, as the choice is the same on every process.
+func moveBand[T ga.Elem](p *plan, f *mpi.File, buf []T, write bool) error {
+	move, did := mpi.ReadAtAll[T], "read"
+	switch {
+	case write && p.rows:
+		move, did = mpi.WriteAt[T], "wrote"
+	case write:
+		move, did = mpi.WriteAtAll[T], "wrote"
+	case p.rows:
+		move = mpi.ReadAt[T]
 	}
-	n, err := write(f, 0, buf)
+	n, err := move(f, 0, buf)
 	if err == nil && n != len(buf) {
-		err = fmt.Errorf("wrote %d of %d elements", n, len(buf))
-	}
-	return err
-}
-
-// readBand reads this process's band into buf as writeBand writes it.
-func readBand[T ga.Elem](p *plan, f *mpi.File, buf []T) error {
-	read := mpi.ReadAtAll[T]
-	if p.rows {
-		read = mpi.ReadAt[T]
-	}
-	n, err := read(f, 0, buf)
-	if err == nil && n != len(buf) {
-		err = fmt.Errorf("read %d of %d elements", n, len(buf))
+		err = fmt.Errorf("%s %d of %d elements", did, n, len(buf))
 	}
 	return err
 }

@@ -86,7 +86,7 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	herr := writeHead(op, c, f, file, head)
 	err = view[T](p, f, len(head))
 	if err == nil {
-		err = writeBand(p, f, buf)
+		err = moveBand(p, f, buf, true)
 	}
 	if err != nil {
 		err = errorf(op, file, err, "%v", err)
@@ -197,7 +197,7 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 		buf = getBuffer[T](p.total)
 		defer putBuffer(buf)
 		if err = view[T](p, f, info.data); err == nil {
-			err = readBand(p, f, buf)
+			err = moveBand(p, f, buf, false)
 		}
 		if err != nil {
 			err = errorf(op, file, err, "%v", err)

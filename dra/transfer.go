@@ -116,10 +116,10 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	err = view[T](p, d.f, d.h.size)
 	if err == nil {
 		if write {
-			err = writeBand(p, d.f, buf)
+			err = moveBand(p, d.f, buf, true)
 			putBuffer(buf)
 		} else {
-			err = readBand(p, d.f, buf)
+			err = moveBand(p, d.f, buf, false)
 		}
 	}
 	if err != nil {
