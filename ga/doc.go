@@ -504,6 +504,7 @@
 //	NGA_Register_type             RegisterType[U] (U plain data: no pointers, strings, slices...; local, as GA's)
 //	NGA_Deregister_type           DeregisterType[U] (arrays of U made before keep working)
 //	NGA_Create (registered type)  CreateUser[U](name, dims, chunk) (u a *UserArray[U]: u.Put, u.Get, u.NbPut, u.NbGet, u.Scatter, u.Gather, u.Distribution, u.Dims, u.Name, u.Destroy; no arithmetic)
+//	NGA_Create_config (registered type)  CreateUserConfig[U](name, dims, chunk, p) (not on the mirror group)
 //	NGA_Put_field, NGA_Get_field  PutField(u, off, lo, hi, buf, ld), GetField (off from unsafe.Offsetof; buf's element type is the field's, its size GA's fsize)
 //	NGA_NbPut_field, NGA_NbGet_field  NbPutField, NbGetField
 //	NGA_Sprs_array_create         CreateSparse[T](idim, jdim) (s a *Sparse[T], on the default group)

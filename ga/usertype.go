@@ -86,28 +86,41 @@ type UserArray[U any] struct {
 // Create distributes (NGA_Create with a registered type). It is collective;
 // U must be registered on every process.
 func CreateUser[U any](name string, dims, chunk []int) (*UserArray[U], error) {
-	const op = "CreateUser"
-	g, err := current(op)
+	return createUser[U]("CreateUser", New[int32](dims...).Name(name).Chunk(chunk...))
+}
+
+// CreateUserConfig is CreateUser on p's processes (NGA_Create_config with a
+// registered type); p may not be the mirror group.
+func CreateUserConfig[U any](name string, dims, chunk []int, p *Pgroup) (*UserArray[U], error) {
+	return createUser[U]("CreateUserConfig", New[int32](dims...).Name(name).Chunk(chunk...).Pgroup(p))
+}
+
+// createUser makes the array b describes, with elements of U: b's element
+// type only places it, by U's size.
+func createUser[U any](op string, b *Builder[int32]) (*UserArray[U], error) {
+	g, err := b.on(op)
 	if err != nil {
 		return nil, err
 	}
 	t := reflect.TypeFor[U]()
 	size := int(t.Size())
-	b := New[int32](dims...).Name(name).Chunk(chunk...)
 	m, check := b.layout(op, g.size())
 	if _, ok := types.Load(t); check == nil && !ok {
-		check = errorf(op, name, "element type %v is not registered (RegisterType)", t)
+		check = errorf(op, b.name, "element type %v is not registered (RegisterType)", t)
 	}
-	if _, ok := layout.CheckedProduct(dims, size); check == nil && !ok {
-		check = errorf(op, name, "dims %v of %d-byte elements are more bytes than an int counts", dims, size)
+	if _, ok := layout.CheckedProduct(b.dims, size); check == nil && !ok {
+		check = errorf(op, b.name, "dims %v of %d-byte elements are more bytes than an int counts", b.dims, size)
 	}
-	a := placed[int32](g, name, m, check == nil)
+	if check == nil && b.pg.mirror() {
+		check = errorf(op, b.name, "an array of a registered type cannot be mirrored: MergeMirrored would need its arithmetic")
+	}
+	a := placed[int32](g, b.name, m, check == nil)
 	a.es, a.bytes = size, size*a.n
 	if check == nil {
 		check = a.limit(op)
 	}
-	l := newArgs(op).str("type", t.String()).ints("size", size).ints("dims", dims...).ints("chunk", chunk...)
-	if err := agree(g, false, op, name, check, l); err != nil {
+	l := newArgs(op).str("type", t.String()).ints("size", size).ints("dims", b.dims...).ints("chunk", b.chunk...)
+	if err := agree(g, false, op, b.name, check, l); err != nil {
 		return nil, err
 	}
 	if err := a.malloc(op); err != nil {

@@ -174,3 +174,51 @@ func TestUserType(t *testing.T) {
 		wantErr(t, "nil", none.Get([]int{0}, []int{0}, after, nil), "Get", "", ga.ErrNil)
 	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
+
+// TestUserTypeOnGroup: an array of a registered type on the group of the
+// even ranks (CreateUserConfig) lives on that group's processes alone and
+// moves its elements between them; the mirror group is refused on every
+// process.
+func TestUserTypeOnGroup(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		must(t, ga.RegisterType[particle]())
+		before := ga.InquireMemory()
+		_, err := ga.CreateUserConfig[particle]("mirrored", []int{4}, nil, ga.PgroupGetMirror())
+		wantErr(t, "on the mirror group", err, "CreateUserConfig", "mirrored", nil, "cannot be mirrored")
+		if ga.InquireMemory() != before {
+			t.Errorf("a refused creation took memory: %d bytes, %d before", ga.InquireMemory(), before)
+		}
+		p, in := evens(t)
+		defer mpitest.Cleanup(t, p.Destroy)
+		if !in {
+			return
+		}
+		dims := []int{6, 3}
+		u, err := ga.CreateUserConfig[particle]("evens", dims, nil, p)
+		must(t, err)
+		defer mpitest.Cleanup(t, u.Destroy)
+		covered := 0
+		for r := range p.Nnodes() {
+			if lo, hi, ok := u.Distribution(r); ok {
+				covered += (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1)
+			}
+		}
+		if _, _, ok := u.Distribution(p.Nnodes()); covered != 18 || ok {
+			t.Errorf("the group's %d processes hold %d of 18 elements (a block past them: %v)", p.Nnodes(), covered, ok)
+		}
+		all := make([]particle, 18)
+		for k := range all {
+			all[k] = particleAt(k)
+		}
+		if p.Nodeid() == p.Nnodes()-1 {
+			must(t, u.Put([]int{0, 0}, []int{5, 2}, all, nil))
+		}
+		must(t, p.Sync())
+		got := make([]particle, 18)
+		must(t, u.Get([]int{0, 0}, []int{5, 2}, got, nil))
+		sameElems(t, "Get on the group", got, all)
+		must(t, p.Sync())
+	})
+}
