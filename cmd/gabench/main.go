@@ -49,10 +49,10 @@ func timed(a *ga.Array[float64], name string, bytes, it int, lo, hi []int, buf [
 			t := mpi.Wtime()
 			for range it {
 				var err error
-				switch op {
-				case 0:
+				switch ops[op] {
+				case "put":
 					err = a.Put(lo, hi, buf, ld)
-				case 1:
+				case "get":
 					err = a.Get(lo, hi, buf, ld)
 				default:
 					err = a.Acc(lo, hi, buf, ld, 1)
@@ -108,6 +108,23 @@ func run() error {
 				return err
 			}
 		}
+	}
+	// The same gets from the array made read_only: across nodes they read
+	// the node's copy; on one node there is none, and they are the gets
+	// above.
+	if err := g1.SetProperty("read_only"); err != nil {
+		return err
+	}
+	saved := ops
+	ops = []string{"get"}
+	for _, s := range []int{1, 4096} {
+		if err := timed(g1, "read_only", s*8, itersFor(s*8), []int{n}, []int{n + s - 1}, buf, nil); err != nil {
+			return err
+		}
+	}
+	ops = saved
+	if err := g1.UnsetProperty(); err != nil {
+		return err
 	}
 	if err := g1.Destroy(); err != nil {
 		return err
