@@ -1,9 +1,6 @@
 package armci
 
 import (
-	"runtime"
-	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/mpi"
@@ -126,7 +123,11 @@ func Acc[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
 	if n == 0 {
 		return nil
 	}
-	if s.allMapped {
+	if s.cpu {
+		if v := s.viaAM(rank); v != nil {
+			defer s.turn(rank)()
+			return pieces(src, func(p []T, o int) error { return accAM(v, amShape{off: off + o}, p, scale) })
+		}
 		s.lockAcc(rank)
 		accumulate(elems[T](&s.parts[rank][off], len(src)), src, scale)
 		s.unlockAcc(rank)
@@ -185,20 +186,14 @@ func (s *Segment) checkAcc(op string, rank, off, n, elem int) error {
 	return nil
 }
 
-// lockAcc takes rank's accumulate lock. Holders are short (one accumulate), so
-// waiters spin briefly, then yield, then sleep: with more ranks than cores the
-// holder may be descheduled, and spinning would only keep it off the core.
-func (s *Segment) lockAcc(rank int) {
-	w := s.locks[rank]
-	for i := 0; !atomic.CompareAndSwapUint32(w, 0, 1); i++ {
-		switch {
-		case i < 64:
-		case i < 128:
-			runtime.Gosched()
-		default:
-			time.Sleep(time.Microsecond)
-		}
-	}
-}
+// lockAcc takes rank's accumulate lock, a part this process maps.
+func (s *Segment) lockAcc(rank int) { lockWord(s.locks[rank]) }
 
-func (s *Segment) unlockAcc(rank int) { atomic.StoreUint32(s.locks[rank], 0) }
+func (s *Segment) unlockAcc(rank int) { unlockWord(s.locks[rank]) }
+
+// viaAM returns the active-message transport to rank's part, or nil where
+// this process reaches it otherwise.
+func (s *Segment) viaAM(rank int) *viaAM {
+	v, _ := s.to[rank].(*viaAM)
+	return v
+}

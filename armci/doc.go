@@ -76,36 +76,60 @@
 //
 // Where every rank shares a node (and shared memory is used), every part is
 // mapped. Where the ranks span nodes, the parts of each node's ranks are one
-// shared-memory window there, mapped by those ranks, and an RMA window made
-// over the same memory (MPI_Win_create) reaches the others: within one
-// segment, and within one operation that spans both, peers on this node are
-// copies and the rest MPI. With WithoutSharedMemory, GOGA_ARMCI_SHM=0, or an
-// MPI that makes no shared-memory windows (Open MPI's osc ucx), every part is
-// reached over MPI.
+// shared-memory window there, mapped by those ranks, and the parts on other
+// nodes are reached one of two ways (Remote), chosen at Init and the same on
+// every rank:
+//
+//   - active messages (RemoteAM): every process runs a server goroutine on a
+//     private communicator; a put, get, accumulate or read-modify-write on
+//     a part this process does not map is a two-sided request to the part's
+//     owner, whose server applies it to its own memory and answers gets,
+//     read-modify-writes and fences. Payloads above 16 KiB follow the request
+//     as a message of their own, received in place for a contiguous put and
+//     sent from the part for a contiguous get; strided and vector patches
+//     travel packed. This is the path of GA's ComEx MPI progress ports, for
+//     networks whose MPI RMA needs the target's help anyway.
+//   - MPI RMA (RemoteRMA): an RMA window over the same memory
+//     (MPI_Win_create) reaches the other parts, as in the MPI path above.
+//
+// RemoteAuto, the default, takes RMA where the machine has RDMA devices (an
+// entry in /sys/class/infiniband), whose RMA the network does in hardware,
+// and active messages otherwise; GOGA_ARMCI_REMOTE=am or rma overrides it,
+// WithRemote overrides both, and the ranks agree (RMA if any asks for it).
+// Runtime.Remote says what was chosen. Within one segment and within one
+// operation that spans both, peers on this node are copies and the rest
+// go the remote way. With WithoutSharedMemory, GOGA_ARMCI_SHM=0, or an MPI
+// that makes no shared-memory windows (Open MPI's osc ucx), no part is mapped
+// but this process's own, and the others go the remote way (all over MPI RMA
+// where the ranks share one node).
 //
 // Accumulate and read-modify-write must stay atomic against each other
 // whoever issues them, so a segment uses one mechanism for them on every
-// target: where every part is mapped, a lock word in front of the target's
-// part and the processor's atomic instructions; otherwise MPI_Accumulate,
-// MPI_Fetch_and_op and MPI_Compare_and_swap on the window, mapped targets
-// included (an MPI accumulate from another node is atomic only against other
-// MPI accumulates).
+// target. Where every part is mapped, or the other nodes are reached by
+// active messages, that is the processor: a lock word in front of the
+// target's part and its atomic instructions, taken by the issuing process
+// where it maps the part and by the owner's server elsewhere. Otherwise it
+// is MPI_Accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap on the
+// window, mapped targets included (an MPI accumulate from another node is
+// atomic only against other MPI accumulates).
 //
 // Transports that need the target's help to complete RMA (Open MPI's osc ucx
 // over TCP) would stall while the target computes, so where any part is
-// reached over MPI the runtime runs a goroutine that enters MPI every 200 µs.
+// reached over MPI RMA the runtime runs a goroutine that enters MPI every
+// 200 µs. The active-message server polls MPI: without pause for 200 µs
+// after its last request, then sleeping between polls, up to 1 ms, so that
+// an idle server does not take a core from the computation beside it.
 //
 // # Seam: transports
 //
 // The choice lives in one place: Segment.to holds one transport per rank
-// (transport.go), and put, get and their strided, vector and non-blocking
-// forms call it instead of asking what kind of segment they are on. A new
-// way to reach peers (active messages over two-sided MPI for networks whose
-// RMA needs the target's help, say) is a type that implements transport and
-// a case where a segment is allocated (Runtime.malloc) that picks it for the
-// ranks it serves; if it also carries accumulates and read-modify-write, it
-// becomes the segment's one mechanism for them in contig.go, strided.go,
-// vector.go and rmw.go.
+// (transport.go: mapped, overMPI; am.go: viaAM), and put, get and their
+// strided, vector and non-blocking forms call it instead of asking what kind
+// of segment they are on. A new way to reach peers is a type that
+// implements transport and a case where a segment is allocated
+// (Runtime.malloc) that picks it for the ranks it serves; accumulates and
+// read-modify-write follow Segment.cpu in contig.go, strided.go, vector.go
+// and rmw.go.
 //
 // # Performance
 //

@@ -18,7 +18,7 @@ import (
 // several); TestTransfersInPieces splits every call in small pieces.
 func TestLargeTransfers(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
-		rt := mode{"mpi", false}.init(t)
+		rt := mode{name: "mpi"}.init(t)
 		testLarge(t, rt)
 		must(t, rt.Finalize())
 	}, mpitest.Ranks(2), mpitest.Timeout(3*time.Minute))
@@ -38,7 +38,7 @@ func TestTransfersInPieces(t *testing.T) {
 			{"AccS", testAccS}, {"Vector", testVector}, {"NonBlocking", testNonBlocking},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				rt := mode{"mpi", false}.init(t)
+				rt := mode{name: "mpi"}.init(t)
 				c.f(t, rt)
 				must(t, rt.Finalize())
 			})

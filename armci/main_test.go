@@ -17,19 +17,24 @@ func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
 // bothTransports runs a test over shared memory and over TCP (osc ucx).
 var bothTransports = mpitest.Transports(mpitest.SharedMemory, mpitest.TCP)
 
-// mode is one of the runtime's two data paths.
+// mode is one of the runtime's data paths.
 type mode struct {
-	name string
-	shm  bool
+	name   string
+	shm    bool
+	remote armci.Remote // how parts on other nodes are reached (RemoteAuto: the default)
 }
 
 // modes returns the paths to test in this job: shared memory (plain copies) and
-// MPI RMA (WithoutSharedMemory); over the network only the latter.
+// MPI RMA (WithoutSharedMemory); over the network only the latter, and on two
+// nodes both ways of reaching the other node: active messages and MPI RMA.
 func modes() []mode {
-	if mpitest.OverNetwork() || os.Getenv("GOGA_ARMCI_SHM") == "0" {
-		return []mode{{"mpi", false}}
+	switch {
+	case mpitest.OnTwoNodes():
+		return []mode{{"am", false, armci.RemoteAM}, {"rma", false, armci.RemoteRMA}}
+	case mpitest.OverNetwork() || os.Getenv("GOGA_ARMCI_SHM") == "0":
+		return []mode{{"mpi", false, armci.RemoteAuto}}
 	}
-	return []mode{{"shm", true}, {"mpi", false}}
+	return []mode{{"shm", true, armci.RemoteAuto}, {"mpi", false, armci.RemoteAuto}}
 }
 
 func (m mode) init(t *testing.T) *armci.Runtime {
@@ -38,8 +43,14 @@ func (m mode) init(t *testing.T) *armci.Runtime {
 	if !m.shm {
 		opts = append(opts, armci.WithoutSharedMemory())
 	}
+	if m.remote != armci.RemoteAuto {
+		opts = append(opts, armci.WithRemote(m.remote))
+	}
 	rt, err := armci.Init(mpi.World(), opts...)
 	must(t, err)
+	if want := m.remote; !rt.SingleNode() && want != armci.RemoteAuto && rt.Remote() != want {
+		fatalf(t, "runtime Remote() = %v, want %v", rt.Remote(), want)
+	}
 	if rt.SharedMemory() != m.shm {
 		fatalf(t, "runtime SharedMemory() = %v, want %v", rt.SharedMemory(), m.shm)
 	}

@@ -129,7 +129,7 @@ func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, err
 	if err := s.valid("NbAcc"); err != nil {
 		return nil, err
 	}
-	if !s.allMapped && len(src) > 0 {
+	if !s.cpu && len(src) > 0 {
 		if err := s.checkAcc("NbAcc", rank, off, len(src)*sizeOf[T](), sizeOf[T]()); err != nil {
 			return nil, err
 		}

@@ -46,7 +46,7 @@ func TestOneSided(t *testing.T) {
 		// whatever the path, and needs the target's progress just the same.
 		// Over TCP it is tested alone, as any other runtime's progress
 		// goroutine would make progress for it too.
-		bare := mode{"mutexes-only", false}.init(t)
+		bare := mode{name: "mutexes-only"}.init(t)
 		must(t, bare.CreateMutexes(1))
 		me, n = bare.Rank(), bare.Size()
 		lockThrice := func() {

@@ -25,9 +25,12 @@ func FetchAdd[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 	if err := s.checkRmw("FetchAdd", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.allMapped {
+	if !s.cpu {
 		defer s.turn(rank)()
 		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Sum)
+	}
+	if am := s.viaAM(rank); am != nil {
+		return rmwAM(am, off, amFetchAdd, v, 0)
 	}
 	if sizeOf[T]() == 4 {
 		return T(atomic.AddInt32((*int32)(addr(s, rank, off)), int32(v)) - int32(v)), nil
@@ -41,9 +44,12 @@ func Swap[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 	if err := s.checkRmw("Swap", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.allMapped {
+	if !s.cpu {
 		defer s.turn(rank)()
 		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Replace)
+	}
+	if am := s.viaAM(rank); am != nil {
+		return rmwAM(am, off, amSwap, v, 0)
 	}
 	if sizeOf[T]() == 4 {
 		return T(atomic.SwapInt32((*int32)(addr(s, rank, off)), int32(v))), nil
@@ -57,9 +63,12 @@ func CompareSwap[T RmwElem](s *Segment, rank, off int, expect, v T) (T, error) {
 	if err := s.checkRmw("CompareSwap", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.allMapped {
+	if !s.cpu {
 		defer s.turn(rank)()
 		return mpi.CompareAndSwap(s.win, v, expect, rank, off)
+	}
+	if am := s.viaAM(rank); am != nil {
+		return rmwAM(am, off, amCompareSwap, v, expect)
 	}
 	p := addr(s, rank, off)
 	for {

@@ -20,6 +20,11 @@ type Runtime struct {
 	nodeOf func() int  // this process's node number, for tests; nil: the real node
 	bar    *shmBarrier // Barrier in shared memory, where the ranks share a node
 
+	// remote is how parts on other nodes are reached; am serves the
+	// requests aimed at this process where that is active messages.
+	remote Remote
+	am     *amServer
+
 	rmaSegments atomic.Int32  // live segments on the MPI path
 	fenceWord   atomic.Uint32 // a location for memory fences
 
@@ -47,6 +52,36 @@ type Option func(*Runtime)
 // ranks that share a node (as over a network). The environment variable
 // GOGA_ARMCI_SHM=0 does the same.
 func WithoutSharedMemory() Option { return func(rt *Runtime) { rt.shm = false } }
+
+// Remote is how a runtime whose ranks span nodes reaches the parts it does
+// not map.
+type Remote int
+
+const (
+	// RemoteAuto chooses at Init: MPI RMA where the machine has RDMA devices
+	// (entries in /sys/class/infiniband), whose RMA the network does in
+	// hardware; active messages otherwise. GOGA_ARMCI_REMOTE=am or rma in
+	// the environment overrides it.
+	RemoteAuto Remote = iota
+	// RemoteAM: two-sided requests served by the owner's server goroutine
+	// (am.go), as GA's ComEx MPI progress port does.
+	RemoteAM
+	// RemoteRMA: MPI-3 RMA on the segment's window.
+	RemoteRMA
+)
+
+func (r Remote) String() string {
+	switch r {
+	case RemoteAM:
+		return "am"
+	case RemoteRMA:
+		return "rma"
+	}
+	return "auto"
+}
+
+// WithRemote sets how parts on other nodes are reached (see Remote).
+func WithRemote(r Remote) Option { return func(rt *Runtime) { rt.remote = r } }
 
 // Init starts ARMCI on c (the world or any sub-communicator); it is collective
 // over c. MPI must be initialized.
@@ -86,6 +121,11 @@ func (rt *Runtime) setUp() error {
 	}
 	defer node.Free()
 	rt.single = single
+	if single {
+		rt.remote = RemoteAuto
+	} else if err := rt.chooseRemote(); err != nil {
+		return err
+	}
 	if !rt.shm {
 		return nil
 	}
@@ -93,6 +133,37 @@ func (rt *Runtime) setUp() error {
 		return err
 	}
 	rt.bar, err = newShmBarrier(rt.comm)
+	return err
+}
+
+// chooseRemote settles how parts on other nodes are reached and starts the
+// active-message server if that is the way; it is collective. The ranks
+// agree on the choice: RMA if any asks for it.
+func (rt *Runtime) chooseRemote() error {
+	want := rt.remote
+	if want == RemoteAuto {
+		switch os.Getenv("GOGA_ARMCI_REMOTE") {
+		case "am":
+			want = RemoteAM
+		case "rma":
+			want = RemoteRMA
+		default:
+			want = RemoteAM
+			if d, err := os.ReadDir("/sys/class/infiniband"); err == nil && len(d) > 0 {
+				want = RemoteRMA
+			}
+		}
+	}
+	all := []int{0}
+	if err := mpi.Allreduce(rt.comm, []int{int(want)}, all, mpi.Max); err != nil {
+		return err
+	}
+	rt.remote = Remote(all[0])
+	if rt.remote != RemoteAM {
+		return nil
+	}
+	var err error
+	rt.am, err = startAM(rt.comm)
 	return err
 }
 
@@ -159,6 +230,10 @@ func (rt *Runtime) SharedMemory() bool { return rt.shm }
 // SingleNode reports whether every rank of the runtime shares one node.
 func (rt *Runtime) SingleNode() bool { return rt.single }
 
+// Remote reports how parts on other nodes are reached: RemoteAM or
+// RemoteRMA, or RemoteAuto where every rank shares one node.
+func (rt *Runtime) Remote() Remote { return rt.remote }
+
 func (rt *Runtime) valid(op string) error {
 	if rt == nil {
 		return stateErr(op, "runtime", ErrNil)
@@ -205,6 +280,9 @@ func (rt *Runtime) Finalize() error {
 		return err
 	}
 	rt.stopProgress()
+	if rt.am != nil {
+		rt.am.stop()
+	}
 	if rt.bar != nil {
 		if err := rt.bar.free(); err != nil {
 			return err
@@ -237,9 +315,14 @@ func (rt *Runtime) AllFence() error {
 	if err := rt.valid("AllFence"); err != nil {
 		return err
 	}
+	if rt.am != nil {
+		if err := rt.am.fenceAll(); err != nil {
+			return err
+		}
+	}
 	if rt.rmaSegments.Load() == 0 {
-		// Only shared-memory segments: their copies are complete already; a
-		// fence orders them before what follows.
+		// Copies into mapped parts are complete already; a fence orders
+		// them before what follows.
 		rt.fenceWord.Add(1)
 		return nil
 	}

@@ -37,12 +37,22 @@ type Segment struct {
 	to []transport
 
 	// allMapped: every part is mapped (parts[r] is rank r's data, locks[r]
-	// its accumulate lock), so accumulate and read-modify-write run on the
-	// processor; otherwise they go through win on every target, mapped or
-	// not, since only one mechanism keeps them atomic against each other.
+	// its accumulate lock).
 	allMapped bool
 	parts     [][]byte
 	locks     []*uint32
+
+	// Accumulate and read-modify-write must use one mechanism on every
+	// target to stay atomic against each other. cpu: the processor's, on
+	// every part with a lock (mapped ones), through the owner's server on
+	// the rest (where every part is mapped, or parts off this node are
+	// reached by active messages). Otherwise MPI's, through win, on every
+	// target, mapped or not.
+	cpu bool
+	// rma: win is an RMA window in a lock_all epoch.
+	rma bool
+	// amID: this process's part's id at its active-message server, or 0.
+	amID int64
 
 	// node: the parts of this node's ranks, where the segment spans nodes and
 	// maps them (win is then an RMA window over their memory).
@@ -173,14 +183,20 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 		return nil, &Error{Op: op, Arg: "size", Msg: cause.Error(), Err: ErrNoRoom}
 	}
 	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), allMapped: rt.shm && single, sizes: sizes}
+	s.cpu = s.allMapped || rt.am != nil
 	var err error
 	switch {
 	case s.allMapped:
 		err = s.mapAll(size)
 	case node != nil:
 		err = s.mapNodes(node, size)
+	case rt.am != nil:
+		err = s.openOwn(size)
 	default:
 		err = s.openRMA(size)
+	}
+	if err == nil && !s.allMapped && rt.am != nil {
+		err = s.reachByAM()
 	}
 	if err != nil {
 		return nil, err
@@ -274,7 +290,8 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 		node.free()
 		return err
 	}
-	s.parts, s.to = make([][]byte, s.comm.Size()), make([]transport, s.comm.Size())
+	n := s.comm.Size()
+	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
 	for nr, r := range node.ranks {
 		mem, err := mpi.SharedQuery[byte](node.win, nr)
 		if err != nil {
@@ -283,6 +300,16 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 		}
 		s.parts[r] = mem[header : header+s.sizes[r]]
 		s.to[r] = &mapped{part: s.parts[r], word: &s.rt.fenceWord}
+		if s.cpu {
+			s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
+		}
+	}
+	s.node = node
+	if s.cpu {
+		// The other parts are reached by active messages (reachByAM, whose
+		// Allgather also orders every lock's reset before its first use).
+		*s.locks[s.rank] = 0
+		return nil
 	}
 	if s.win, err = mpi.WinCreateShared(s.comm, node.win, header, 1); err != nil {
 		node.free()
@@ -298,9 +325,47 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 			s.to[r] = &overMPI{s: s, rank: r}
 		}
 	}
-	s.node = node
+	s.rma = true
 	s.rt.startProgress()
 	s.rt.rmaSegments.Add(1)
+	return nil
+}
+
+// openOwn gives this process a part of its own, with its accumulate lock in
+// front, for a segment whose other parts are reached by active messages
+// (reachByAM); it is collective. The window holds the memory, as for the
+// other paths (guard.go retires it at Free).
+func (s *Segment) openOwn(size int) error {
+	w, err := mpi.WinAllocate(s.comm, partSize(size), 1)
+	if err != nil {
+		return err
+	}
+	s.win = w
+	mem := w.Bytes()
+	n := s.comm.Size()
+	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
+	s.parts[s.rank] = mem[header : header+size]
+	s.locks[s.rank] = (*uint32)(unsafe.Pointer(&mem[0]))
+	*s.locks[s.rank] = 0
+	s.to[s.rank] = &mapped{part: s.parts[s.rank], word: &s.rt.fenceWord}
+	return nil
+}
+
+// reachByAM registers this process's part with its active-message server
+// and reaches every part it does not map through their owners' servers; it
+// is collective.
+func (s *Segment) reachByAM() error {
+	s.amID = s.rt.am.register(s.parts[s.rank], s.locks[s.rank])
+	all := make([]int64, 2*s.comm.Size())
+	if err := mpi.Allgather(s.comm, []int64{int64(s.rt.rank), s.amID}, all); err != nil {
+		s.rt.am.unregister(s.amID)
+		return err
+	}
+	for r := range s.to {
+		if s.to[r] == nil {
+			s.to[r] = &viaAM{s: s, rank: r, to: int(all[2*r]), id: all[2*r+1]}
+		}
+	}
 	return nil
 }
 
@@ -316,6 +381,7 @@ func (s *Segment) openRMA(size int) error {
 		return err
 	}
 	s.win = w
+	s.rma = true
 	s.to = make([]transport, s.comm.Size())
 	for r := range s.to {
 		s.to[r] = &overMPI{s: s, rank: r}
@@ -331,8 +397,13 @@ func (s *Segment) Free() error {
 	if err := s.valid("Free"); err != nil {
 		return err
 	}
-	if !s.allMapped {
+	if s.rma {
 		if err := s.win.UnlockAll(); err != nil {
+			return err
+		}
+	}
+	if s.amID != 0 {
+		if err := s.rt.am.fenceAll(); err != nil {
 			return err
 		}
 	}
@@ -349,17 +420,22 @@ func (s *Segment) Free() error {
 	// window over a node's shared memory owns none and goes at once.
 	keep, extra := s.win, (*mpi.Comm)(nil)
 	if s.node != nil {
-		if err := s.win.Free(); err != nil {
-			return err
+		if s.win != nil {
+			if err := s.win.Free(); err != nil {
+				return err
+			}
 		}
 		keep, extra = s.node.win, s.node.comm
+	}
+	if s.amID != 0 {
+		s.rt.am.unregister(s.amID)
 	}
 	if err := s.rt.retired.retire(keep, s.comm, s.Local(), total, extra); err != nil {
 		return err
 	}
 	s.freed = true
 	s.parts, s.locks, s.to, s.node = nil, nil, nil, nil
-	if !s.allMapped {
+	if s.rma {
 		s.rt.rmaSegments.Add(-1)
 	}
 	s.rt.mu.Lock()
@@ -450,10 +526,13 @@ func (s *Segment) fence(rank int) error {
 		if s.parts != nil {
 			s.rt.fenceWord.Add(1) // orders the copies into mapped parts
 		}
-		if s.allMapped {
-			return nil
+		switch {
+		case s.rma:
+			return s.win.FlushAll()
+		case s.amID != 0:
+			return s.rt.am.fenceAll()
 		}
-		return s.win.FlushAll()
+		return nil
 	}
 	if s.toSeg != nil {
 		// A group segment: the process's rank in the group, if it is in it.

@@ -243,7 +243,17 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 	if err := s.checkStrided("AccS", rank, off, p, len(b), es); err != nil {
 		return err
 	}
-	if s.allMapped {
+	if v := s.viaAM(rank); v != nil && s.cpu {
+		if p.Bytes() == 0 {
+			return nil
+		}
+		defer s.turn(rank)()
+		return p.pieces(func(q Strided, l, r int) error {
+			packed := packStrided(b[l:], q)
+			return accAM(v, amShape{off: off + r, strided: &q}, elems[T](&packed[0], len(packed)/es), scale)
+		})
+	}
+	if s.cpu {
 		dst, n := s.parts[rank][off:], p.Count[0]/es
 		s.lockAcc(rank)
 		p.blocks(func(l, r int) {

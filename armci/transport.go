@@ -9,17 +9,16 @@ import (
 
 // transport is how this process reaches one rank's part of a segment. Each
 // segment chooses one per rank when it is allocated (Segment.to): the rank's
-// part mapped into this process (mapped), or the segment's MPI window
-// (overMPI). The operations below take byte offsets and byte buffers already
-// checked against the part and the buffer; with wait they complete locally
-// before returning (nil requests), without it they may return requests
-// still in flight, whose buffers stay pinned until they complete.
+// part mapped into this process (mapped), the segment's MPI window
+// (overMPI), or the owner's active-message server (viaAM, am.go). The
+// operations below take byte offsets and byte buffers already checked
+// against the part and the buffer; with wait they complete locally before
+// returning (nil requests), without it they may return requests still in
+// flight, whose buffers stay pinned until they complete.
 //
-// A new transport (active messages over two-sided MPI, say, for networks
-// whose RMA needs the target's help) implements this interface and is
-// chosen in Segment.choose. Accumulate and read-modify-write are not here:
-// they must stay atomic against each other whichever process issues them, so
-// a segment uses one mechanism for them on every target (Segment.cpuAtomics).
+// Accumulate and read-modify-write are not here: they must stay atomic
+// against each other whichever process issues them, so a segment uses one
+// mechanism for them on every target (Segment.cpu).
 type transport interface {
 	put(off int, b []byte, wait bool) ([]*mpi.Request, error)
 	get(off int, b []byte, wait bool) ([]*mpi.Request, error)

@@ -1,6 +1,7 @@
 package armci_test
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -15,37 +16,84 @@ func pairs() int { return mpi.World().Rank() / 2 }
 
 // TestNodes runs the transfer and atomicity tests on segments that span
 // nodes (simulated: ranks taken as pairs sharing a node): each process maps
-// the parts of its node's ranks and reaches the others through MPI, within
-// one segment and one operation.
+// the parts of its node's ranks and reaches the others through active
+// messages or MPI RMA, within one segment and one operation.
 func TestNodes(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		if mpitest.OverNetwork() {
 			t.Skip("osc ucx over TCP makes no shared-memory windows: nothing is mapped")
 		}
-		for _, c := range []struct {
-			name string
-			f    func(t *testing.T, rt *armci.Runtime)
-		}{
-			{"Transports", testTransports},
-			{"PutGet", testPutGet}, {"Acc", testAcc}, {"Strided", testStrided},
-			{"StridedOdd", testStridedOdd}, {"AccS", testAccS}, {"Vector", testVector},
-			{"ZeroSize", testZeroSize}, {"Group", testGroup}, {"FenceThenRead", testFenceThenRead},
-			{"MapIn", testMapIn}, {"RMW", testRMW}, {"NonBlocking", testNonBlocking},
-			{"Errors", testErrors}, {"Collective", testCollectiveErrors},
-			{"AccContention", testAccContention}, {"Tickets", testTickets},
-			{"SwapCAS", testSwapCAS}, {"Mutexes", testMutexes},
-			{"Goroutines", goroutines(4, reps().threaded)}, {"Finalize", testFinalize},
-		} {
-			t.Run(c.name, func(t *testing.T) {
-				rt, err := armci.Init(mpi.World(), armci.WithNodes(pairs))
-				must(t, err)
-				c.f(t, rt)
-				must(t, rt.Finalize())
-			})
+		for _, remote := range []armci.Remote{armci.RemoteAM, armci.RemoteRMA} {
+			t.Run(remote.String(), func(t *testing.T) { testNodes(t, remote) })
 		}
+		t.Run("RemoteChoice", testRemoteChoice)
 		// The whole suite in one job: 45 s on 4 ranks with the machine
 		// loaded tenfold, past the default limit when loaded more.
 	}, mpitest.Timeout(300*time.Second))
+}
+
+func testNodes(t *testing.T, remote armci.Remote) {
+	for _, c := range []struct {
+		name string
+		f    func(t *testing.T, rt *armci.Runtime)
+	}{
+		{"Transports", testTransports},
+		{"PutGet", testPutGet}, {"Acc", testAcc}, {"Strided", testStrided},
+		{"StridedOdd", testStridedOdd}, {"AccS", testAccS}, {"Vector", testVector},
+		{"ZeroSize", testZeroSize}, {"Group", testGroup}, {"FenceThenRead", testFenceThenRead},
+		{"MapIn", testMapIn}, {"RMW", testRMW}, {"NonBlocking", testNonBlocking},
+		{"Errors", testErrors}, {"Collective", testCollectiveErrors},
+		{"AccContention", testAccContention}, {"Tickets", testTickets},
+		{"SwapCAS", testSwapCAS}, {"Mutexes", testMutexes},
+		{"Goroutines", goroutines(4, reps().threaded)}, {"Finalize", testFinalize},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rt, err := armci.Init(mpi.World(), armci.WithNodes(pairs), armci.WithRemote(remote))
+			must(t, err)
+			c.f(t, rt)
+			must(t, rt.Finalize())
+		})
+	}
+}
+
+// testRemoteChoice: a runtime whose ranks span nodes reaches the other
+// nodes as WithRemote, else GOGA_ARMCI_REMOTE, else the machine says (RMA
+// only where it has RDMA devices); on one node there is nothing to choose.
+func testRemoteChoice(t *testing.T) {
+	rdma := false
+	if d, err := os.ReadDir("/sys/class/infiniband"); err == nil && len(d) > 0 {
+		rdma = true
+	}
+	auto := armci.RemoteAM
+	if rdma {
+		auto = armci.RemoteRMA
+	}
+	for _, c := range []struct {
+		env  string
+		opts []armci.Option
+		want armci.Remote
+	}{
+		{"", nil, auto},
+		{"rma", nil, armci.RemoteRMA},
+		{"am", nil, armci.RemoteAM},
+		{"am", []armci.Option{armci.WithRemote(armci.RemoteRMA)}, armci.RemoteRMA},
+		{"", []armci.Option{armci.WithRemote(armci.RemoteAM)}, armci.RemoteAM},
+	} {
+		if c.env != "" {
+			os.Setenv("GOGA_ARMCI_REMOTE", c.env)
+		}
+		rt, err := armci.Init(mpi.World(), append(c.opts, armci.WithNodes(pairs))...)
+		os.Unsetenv("GOGA_ARMCI_REMOTE")
+		must(t, err)
+		want := c.want
+		if rt.SingleNode() {
+			want = armci.RemoteAuto
+		}
+		if rt.Remote() != want {
+			t.Errorf("GOGA_ARMCI_REMOTE=%q, %d options: Remote() = %v, want %v", c.env, len(c.opts), rt.Remote(), want)
+		}
+		must(t, rt.Finalize())
+	}
 }
 
 // testTransports checks that a segment over simulated nodes maps exactly

@@ -146,6 +146,12 @@ func TwoNodesUsable() string {
 // shared-memory windows.
 func OverNetwork() bool { return os.Getenv("OMPI_MCA_osc") == "ucx" }
 
+// OnTwoNodes reports whether this process is a rank of a job launched on
+// the two simulated nodes: TwoNodes's remote-shell agent reaches every rank
+// as OMPI_MCA_plm_rsh_agent. (A job of one rank sits on one node all the
+// same.)
+func OnTwoNodes() bool { return os.Getenv("OMPI_MCA_plm_rsh_agent") != "" }
+
 type config struct {
 	ranks       []int
 	transports  []Transport

@@ -1,0 +1,668 @@
+package armci
+
+import (
+	"encoding/binary"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// Active messages: the path to parts on other nodes where MPI RMA needs the
+// target's help anyway (osc ucx over TCP). Every process runs a server
+// goroutine on a private duplicate of the runtime's communicator; an
+// operation on a part it does not map is a two-sided request to the part's
+// owner, whose server applies it to its own memory and answers where there
+// is something to answer (gets, read-modify-write, fences). Accumulates and
+// read-modify-write are applied with the processor's atomics and the part's
+// accumulate lock, the same as a process on the owner's node does through
+// shared memory, so that both stay atomic against each other.
+//
+// Ordering: the server handles requests one at a time, in the order each
+// source sent them (MPI does not let messages from one sender on one tag
+// overtake each other, and a process's goroutines take turns per target), so
+// a fence is a request whose answer says that everything sent before it is
+// done.
+
+// Message tags on the active-message communicator.
+const (
+	amTagRequest = 1 // requests, to the server
+	amTagData    = 2 // a large payload, after its request
+	amTagReply0  = 3 // first of the reply tags (one per request in flight)
+	amTagReplyN  = 32767
+)
+
+// Operations.
+const (
+	amPut = iota + 1
+	amGet
+	amAcc
+	amRmw
+	amFence
+	amStop
+)
+
+// Read-modify-write kinds.
+const (
+	amFetchAdd = iota
+	amSwap
+	amCompareSwap
+)
+
+// amInline is the largest payload carried in the request message itself;
+// larger ones follow as a message of their own, received in place.
+const amInline = 16 << 10
+
+// Shapes of the remote side of a transfer: one block, a strided patch, or a
+// list of blocks. The payload is always packed, in block order.
+const (
+	shapeContig = iota
+	shapeStrided
+	shapeList
+)
+
+// amServer serves the requests aimed at this process.
+type amServer struct {
+	comm *mpi.Comm
+	rank int
+
+	mu    sync.RWMutex
+	parts map[int64]amPart // by id
+	next  int64
+
+	tag   atomic.Int64  // reply tags, cycled
+	dirty []atomic.Bool // per target: puts or accumulates not yet fenced
+
+	done chan struct{}
+}
+
+// amPart is a part this process owns, as the server reaches it.
+type amPart struct {
+	mem  []byte
+	lock *uint32
+}
+
+func startAM(c *mpi.Comm) (*amServer, error) {
+	dup, err := c.Dup()
+	if err != nil {
+		return nil, err
+	}
+	a := &amServer{comm: dup, rank: dup.Rank(), parts: map[int64]amPart{},
+		dirty: make([]atomic.Bool, dup.Size()), done: make(chan struct{})}
+	go a.serve()
+	return a, nil
+}
+
+// stop ends the server; no process may send it requests any more.
+func (a *amServer) stop() {
+	h := make([]int64, hRest+2)
+	h[hOp] = amStop
+	mpi.Send(a.comm, encode(h, nil), a.rank, amTagRequest)
+	<-a.done
+	a.comm.Free()
+}
+
+func (a *amServer) register(mem []byte, lock *uint32) int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.next++
+	a.parts[a.next] = amPart{mem: mem, lock: lock}
+	return a.next
+}
+
+func (a *amServer) unregister(id int64) {
+	a.mu.Lock()
+	delete(a.parts, id)
+	a.mu.Unlock()
+}
+
+func (a *amServer) part(id int64) amPart {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.parts[id]
+}
+
+// replyTag returns a tag no other request of this process in flight uses.
+func (a *amServer) replyTag() int {
+	return amTagReply0 + int(a.tag.Add(1)%int64(amTagReplyN-amTagReply0))
+}
+
+// encode lays out a request: the number of header words, the words, then
+// the inline payload.
+func encode(h []int64, payload []byte) []byte {
+	b := make([]byte, 8*(len(h)+1)+len(payload))
+	binary.LittleEndian.PutUint64(b, uint64(len(h)))
+	for i, w := range h {
+		binary.LittleEndian.PutUint64(b[8*(i+1):], uint64(w))
+	}
+	copy(b[8*(len(h)+1):], payload)
+	return b
+}
+
+func decode(b []byte) (h []int64, payload []byte) {
+	n := int(binary.LittleEndian.Uint64(b))
+	h = make([]int64, n)
+	for i := range h {
+		h[i] = int64(binary.LittleEndian.Uint64(b[8*(i+1):]))
+	}
+	return h, b[8*(n+1):]
+}
+
+// The header words of a request.
+const (
+	hOp    = iota // operation
+	hID           // the part's id at the target
+	hReply        // reply tag, or 0
+	hBytes        // payload bytes
+	hFlags        // flagFollows | element code << 8 | rmw kind << 16
+	hOff          // byte offset of the remote side
+	hShape        // shapeContig, shapeStrided or shapeList
+	hRest         // scale (2 words), then the shape's description
+)
+
+const flagFollows = 1
+
+// serve handles requests until it is stopped. It polls, so that the
+// process's own MPI calls are never blocked behind it, and backs off to
+// sleeping when no request has come for a while: a server spinning beside
+// computing processes would take their cores.
+func (a *amServer) serve() {
+	defer close(a.done)
+	lockThread()
+	var buf []byte
+	last := time.Now()
+	for {
+		ok, st, err := mpi.Iprobe[byte](a.comm, mpi.AnySource, amTagRequest)
+		if err != nil {
+			return
+		}
+		if !ok {
+			idle := time.Since(last)
+			switch {
+			case idle < 200*time.Microsecond:
+				yieldThread()
+			default:
+				sleepThread(min(idle/8, time.Millisecond))
+			}
+			continue
+		}
+		if cap(buf) < st.Count {
+			buf = make([]byte, st.Count)
+		}
+		if _, err := mpi.Recv(a.comm, buf[:st.Count], st.Source, amTagRequest); err != nil {
+			return
+		}
+		h, payload := decode(buf[:st.Count])
+		if h[hOp] == amStop {
+			return
+		}
+		a.handle(st.Source, h, payload)
+		last = time.Now()
+	}
+}
+
+// handle applies one request from src.
+func (a *amServer) handle(src int, h []int64, payload []byte) {
+	p := a.part(h[hID])
+	n := int(h[hBytes])
+	if h[hFlags]&flagFollows != 0 {
+		if h[hOp] == amPut && h[hShape] == shapeContig && p.mem != nil {
+			// Received in place.
+			mpi.Recv(a.comm, p.mem[h[hOff]:int(h[hOff])+n], src, amTagData)
+			return
+		}
+		payload = make([]byte, n)
+		mpi.Recv(a.comm, payload, src, amTagData)
+	}
+	switch h[hOp] {
+	case amPut:
+		if p.mem != nil {
+			walk(h, func(r, q, n int) { copyBytes(p.mem[r:r+n], payload[q:q+n]) })
+		}
+	case amGet:
+		a.reply(src, h, p)
+	case amAcc:
+		if p.mem != nil {
+			code := int(h[hFlags]>>8) & 0xff
+			lockWord(p.lock)
+			walk(h, func(r, q, n int) { accBytes[code](p.mem[r:r+n], payload[q:q+n], h[hRest:hRest+2]) })
+			unlockWord(p.lock)
+		}
+	case amRmw:
+		var old int64
+		if p.mem != nil {
+			old = rmwAt(unsafe.Pointer(&p.mem[h[hOff]]), int(h[hFlags]>>8)&0xff, int(h[hFlags]>>16)&0xff, h[hRest], h[hRest+1])
+		}
+		mpi.Send(a.comm, bytesOf([]int64{old}), src, int(h[hReply]))
+	case amFence:
+		mpi.Send(a.comm, []byte{}, src, int(h[hReply]))
+	}
+}
+
+// reply answers a get: the bytes in place for one block, else packed.
+func (a *amServer) reply(src int, h []int64, p amPart) {
+	n := int(h[hBytes])
+	tag := int(h[hReply])
+	if p.mem == nil {
+		mpi.Send(a.comm, make([]byte, n), src, tag)
+		return
+	}
+	if h[hShape] == shapeContig {
+		mpi.Send(a.comm, p.mem[h[hOff]:int(h[hOff])+n], src, tag)
+		return
+	}
+	out := make([]byte, n)
+	walk(h, func(r, q, n int) { copyBytes(out[q:q+n], p.mem[r:r+n]) })
+	mpi.Send(a.comm, out, src, tag)
+}
+
+// walk calls f with the remote byte offset, packed offset and length of each
+// block of a request's remote side.
+func walk(h []int64, f func(remote, packed, n int)) {
+	off, n := int(h[hOff]), int(h[hBytes])
+	d := h[hRest+2:]
+	switch h[hShape] {
+	case shapeContig:
+		f(off, 0, n)
+	case shapeStrided:
+		levels := int(d[0])
+		p := Strided{Count: make([]int, levels+1), RemoteStride: make([]int, levels), LocalStride: make([]int, levels)}
+		for i := range p.Count {
+			p.Count[i] = int(d[1+i])
+		}
+		for i := range levels {
+			p.RemoteStride[i] = int(d[2+levels+i])
+		}
+		packedStrides(p.Count, p.LocalStride)
+		p.blocks(func(l, r int) { f(off+r, l, p.Count[0]) })
+	case shapeList:
+		size, q := int(d[0]), 0
+		for _, r := range d[1:] {
+			f(int(r), q, size)
+			q += size
+		}
+	}
+}
+
+// packedStrides fills s with the strides of count's patch packed densely.
+func packedStrides(count []int, s []int) {
+	n := count[0]
+	for i := range s {
+		s[i] = n
+		n *= count[i+1]
+	}
+}
+
+// amShape is the remote side of a request: one block at an offset, a strided
+// patch, or a list of equal blocks.
+type amShape struct {
+	off     int
+	strided *Strided
+	size    int   // a list's block size
+	list    []int // a list's remote offsets
+}
+
+func (sh amShape) words() []int64 {
+	switch {
+	case sh.strided != nil:
+		p := sh.strided
+		w := []int64{shapeStrided, int64(len(p.Count) - 1)}
+		for _, c := range p.Count {
+			w = append(w, int64(c))
+		}
+		for _, s := range p.RemoteStride {
+			w = append(w, int64(s))
+		}
+		return w
+	case sh.list != nil:
+		w := make([]int64, 0, 2+len(sh.list))
+		w = append(w, shapeList, int64(sh.size))
+		for _, r := range sh.list {
+			w = append(w, int64(r))
+		}
+		return w
+	}
+	return []int64{shapeContig}
+}
+
+// viaAM reaches a part through its owner's server.
+type viaAM struct {
+	s    *Segment
+	rank int   // in the segment
+	to   int   // the owner's rank in the runtime
+	id   int64 // the part's id there
+}
+
+// request sends a request for op with the given shape and payload (put and
+// acc; nil for the others); scale and flags are op-specific. Payloads
+// larger than amInline follow as a message of their own; without wait, that
+// message is left in flight and its request returned.
+func (v *viaAM) request(op int, sh amShape, n int, payload []byte, flags int64, scale [2]int64, reply int, wait bool) (*mpi.Request, error) {
+	a := v.s.rt.am
+	w := sh.words()
+	h := make([]int64, hRest, hRest+len(w))
+	h[hOp], h[hID], h[hReply], h[hBytes], h[hFlags], h[hOff], h[hShape] = int64(op), v.id, int64(reply), int64(n), flags, int64(sh.off), w[0]
+	h = append(h, scale[0], scale[1])
+	h = append(h, w[1:]...)
+	follows := payload != nil && n > amInline
+	inline := payload
+	if follows {
+		h[hFlags] |= flagFollows
+		inline = nil
+	}
+	if op == amPut || op == amAcc {
+		a.dirty[v.to].Store(true)
+	}
+	if err := mpi.Send(a.comm, encode(h, inline), v.to, amTagRequest); err != nil {
+		return nil, err
+	}
+	if !follows {
+		return nil, nil
+	}
+	if wait {
+		return nil, mpi.Send(a.comm, payload, v.to, amTagData)
+	}
+	return mpi.Isend(a.comm, payload, v.to, amTagData)
+}
+
+// call sends a request and waits for its reply into into.
+func (v *viaAM) call(op int, sh amShape, n int, flags int64, scale [2]int64, into []byte) error {
+	r, err := v.start(op, sh, n, flags, scale, into)
+	if err != nil {
+		return err
+	}
+	_, err = r.Wait()
+	return err
+}
+
+// start sends a request whose reply arrives in into, and returns the
+// receive of that reply.
+func (v *viaAM) start(op int, sh amShape, n int, flags int64, scale [2]int64, into []byte) (*mpi.Request, error) {
+	a := v.s.rt.am
+	tag := a.replyTag()
+	if _, err := v.request(op, sh, n, nil, flags, scale, tag, true); err != nil {
+		return nil, err
+	}
+	return mpi.Irecv(a.comm, into, v.to, tag)
+}
+
+func (v *viaAM) put(off int, b []byte, wait bool) ([]*mpi.Request, error) {
+	defer v.s.turn(v.rank)()
+	var reqs []*mpi.Request
+	err := inPieces(len(b), func(o, n int) error {
+		r, err := v.request(amPut, amShape{off: off + o}, n, b[o:o+n], 0, [2]int64{}, 0, wait)
+		if r != nil {
+			reqs = append(reqs, r)
+		}
+		return err
+	})
+	return reqs, err
+}
+
+func (v *viaAM) get(off int, b []byte, wait bool) ([]*mpi.Request, error) {
+	defer v.s.turn(v.rank)()
+	var reqs []*mpi.Request
+	err := inPieces(len(b), func(o, n int) error {
+		r, err := v.start(amGet, amShape{off: off + o}, n, 0, [2]int64{}, b[o:o+n])
+		if err == nil {
+			reqs = append(reqs, r)
+		}
+		return err
+	})
+	if err != nil || !wait {
+		return reqs, err
+	}
+	_, err = mpi.Waitall(reqs...)
+	return nil, err
+}
+
+// pack copies the blocks of a strided patch of b into one dense buffer.
+func packStrided(b []byte, p Strided) []byte {
+	q := Strided{Count: p.Count, LocalStride: p.LocalStride, RemoteStride: make([]int, len(p.LocalStride))}
+	packedStrides(p.Count, q.RemoteStride)
+	out, n := make([]byte, p.Bytes()), p.Count[0]
+	q.blocks(func(l, k int) { copy(out[k:k+n], b[l:l+n]) })
+	return out
+}
+
+func unpackStrided(b, packed []byte, p Strided) {
+	q := Strided{Count: p.Count, LocalStride: p.LocalStride, RemoteStride: make([]int, len(p.LocalStride))}
+	packedStrides(p.Count, q.RemoteStride)
+	n := p.Count[0]
+	q.blocks(func(l, k int) { copy(b[l:l+n], packed[k:k+n]) })
+}
+
+func (v *viaAM) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
+	if p.Bytes() == 0 {
+		return nil, nil
+	}
+	defer v.s.turn(v.rank)()
+	return nil, p.pieces(func(q Strided, l, r int) error {
+		_, err := v.request(amPut, amShape{off: off + r, strided: &q}, q.Bytes(), packStrided(b[l:], q), 0, [2]int64{}, 0, true)
+		return err
+	})
+}
+
+func (v *viaAM) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
+	if p.Bytes() == 0 {
+		return nil, nil
+	}
+	defer v.s.turn(v.rank)()
+	return nil, p.pieces(func(q Strided, l, r int) error {
+		packed := make([]byte, q.Bytes())
+		if err := v.call(amGet, amShape{off: off + r, strided: &q}, len(packed), 0, [2]int64{}, packed); err != nil {
+			return err
+		}
+		unpackStrided(b[l:], packed, q)
+		return nil
+	})
+}
+
+// lists calls f with runs of the pieces of vecs, each run of one IOVec and
+// at most maxPiece bytes (a piece larger than that alone, split), as the
+// local offsets, remote offsets and size of its pieces.
+func lists(vecs []IOVec, f func(local, remote []int, size int) error) error {
+	for _, v := range vecs {
+		if v.Bytes == 0 {
+			continue
+		}
+		if v.Bytes > maxPiece {
+			for i := range v.Local {
+				err := inPieces(v.Bytes, func(o, n int) error { return f([]int{v.Local[i] + o}, []int{v.Remote[i] + o}, n) })
+				if err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		step := maxPiece / v.Bytes
+		for i := 0; i < len(v.Local); i += step {
+			j := min(i+step, len(v.Local))
+			if err := f(v.Local[i:j], v.Remote[i:j], v.Bytes); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func packList(b []byte, local []int, size int) []byte {
+	out := make([]byte, len(local)*size)
+	for i, l := range local {
+		copy(out[i*size:], b[l:l+size])
+	}
+	return out
+}
+
+func (v *viaAM) putV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
+	defer v.s.turn(v.rank)()
+	return nil, lists(vecs, func(local, remote []int, size int) error {
+		_, err := v.request(amPut, amShape{size: size, list: remote}, len(local)*size, packList(b, local, size), 0, [2]int64{}, 0, true)
+		return err
+	})
+}
+
+func (v *viaAM) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
+	defer v.s.turn(v.rank)()
+	return nil, lists(vecs, func(local, remote []int, size int) error {
+		packed := make([]byte, len(local)*size)
+		if err := v.call(amGet, amShape{size: size, list: remote}, len(packed), 0, [2]int64{}, packed); err != nil {
+			return err
+		}
+		for i, l := range local {
+			copy(b[l:l+size], packed[i*size:])
+		}
+		return nil
+	})
+}
+
+// fence asks the owner's server to answer once everything this process sent
+// it before is done; nothing is asked when nothing was sent since the last
+// fence.
+func (v *viaAM) fence() error { return v.s.rt.am.fence(v.to) }
+
+func (a *amServer) fence(to int) error {
+	if !a.dirty[to].Swap(false) {
+		return nil
+	}
+	tag := a.replyTag()
+	h := make([]int64, hRest+2)
+	h[hOp], h[hReply] = amFence, int64(tag)
+	err := mpi.Send(a.comm, encode(h, nil), to, amTagRequest)
+	if err == nil {
+		_, err = mpi.Recv(a.comm, []byte{}, to, tag)
+	}
+	if err != nil {
+		a.dirty[to].Store(true)
+	}
+	return err
+}
+
+// fenceAll fences every target this process sent puts or accumulates to.
+func (a *amServer) fenceAll() error {
+	for to := range a.dirty {
+		if err := a.fence(to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// accAM sends an accumulate of the packed elements src into the shape.
+func accAM[T AccElem](v *viaAM, sh amShape, src []T, scale T) error {
+	b := bytesOf(src)
+	_, err := v.request(amAcc, sh, len(b), b, int64(accCode[T]())<<8, scaleWords(scale), 0, true)
+	return err
+}
+
+// rmwAM performs a read-modify-write at the owner and returns the old value.
+func rmwAM[T RmwElem](v *viaAM, off, kind int, val, expect T) (T, error) {
+	defer v.s.turn(v.rank)()
+	out := []int64{0}
+	flags := int64(sizeOf[T]())<<8 | int64(kind)<<16
+	err := v.call(amRmw, amShape{off: off}, 0, flags, [2]int64{int64(val), int64(expect)}, bytesOf(out))
+	return T(out[0]), err
+}
+
+// rmwAt applies a read-modify-write of a size-byte integer at p.
+func rmwAt(p unsafe.Pointer, size, kind int, v, expect int64) int64 {
+	if size == 4 {
+		p32 := (*int32)(p)
+		switch kind {
+		case amFetchAdd:
+			return int64(atomic.AddInt32(p32, int32(v)) - int32(v))
+		case amSwap:
+			return int64(atomic.SwapInt32(p32, int32(v)))
+		}
+		for {
+			cur := atomic.LoadInt32(p32)
+			if int64(cur) != expect || atomic.CompareAndSwapInt32(p32, cur, int32(v)) {
+				return int64(cur)
+			}
+		}
+	}
+	p64 := (*int64)(p)
+	switch kind {
+	case amFetchAdd:
+		return atomic.AddInt64(p64, v) - v
+	case amSwap:
+		return atomic.SwapInt64(p64, v)
+	}
+	for {
+		cur := atomic.LoadInt64(p64)
+		if cur != expect || atomic.CompareAndSwapInt64(p64, cur, v) {
+			return cur
+		}
+	}
+}
+
+// Element codes of accumulates, and the server's accumulate for each.
+func accCode[T AccElem]() int {
+	var z T
+	switch any(z).(type) {
+	case int32:
+		return 0
+	case int64:
+		return 1
+	case float32:
+		return 2
+	case float64:
+		return 3
+	case complex64:
+		return 4
+	}
+	return 5
+}
+
+var accBytes = [...]func(dst, src []byte, scale []int64){
+	accOf[int32], accOf[int64], accOf[float32], accOf[float64], accOf[complex64], accOf[complex128],
+}
+
+func accOf[T AccElem](dst, src []byte, scale []int64) {
+	n := len(src) / sizeOf[T]()
+	var sc T
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&sc)), sizeOf[T]()), unsafe.Slice((*byte)(unsafe.Pointer(&scale[0])), 16))
+	accumulate(elems[T](&dst[0], n), elems[T](&src[0], n), sc)
+}
+
+func scaleWords[T AccElem](scale T) [2]int64 {
+	var w [2]int64
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 16), unsafe.Slice((*byte)(unsafe.Pointer(&scale)), sizeOf[T]()))
+	return w
+}
+
+// lockWord takes an accumulate lock. Holders are short (one accumulate), so
+// waiters spin briefly, then yield, then sleep: with more ranks than cores the
+// holder may be descheduled, and spinning would only keep it off the core.
+func lockWord(w *uint32) {
+	for i := 0; !atomic.CompareAndSwapUint32(w, 0, 1); i++ {
+		switch {
+		case i < 64:
+		case i < 128:
+			runtime.Gosched()
+		default:
+			time.Sleep(time.Microsecond)
+		}
+	}
+}
+
+func unlockWord(w *uint32) { atomic.StoreUint32(w, 0) }
+
+// lockThread keeps the server on one thread with fine-grained sleeps: the
+// kernel's default timer slack of 50 µs would round every short sleep up.
+func lockThread() {
+	runtime.LockOSThread()
+	const prSetTimerslack = 29
+	syscall.Syscall(syscall.SYS_PRCTL, prSetTimerslack, 1000, 0)
+}
+
+func yieldThread() { syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }
+
+func sleepThread(d time.Duration) {
+	ts := syscall.NsecToTimespec(int64(d))
+	syscall.Nanosleep(&ts, nil)
+}
