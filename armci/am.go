@@ -337,27 +337,36 @@ type viaAM struct {
 	id   int64 // the part's id there
 }
 
-// request sends a request for op with the given shape and payload (put and
-// acc; nil for the others); scale and flags are op-specific. Payloads
-// larger than amInline follow as a message of their own; without wait, that
-// message is left in flight and its request returned.
-func (v *viaAM) request(op int, sh amShape, n int, payload []byte, flags int64, scale [2]int64, reply int, wait bool) (*mpi.Request, error) {
-	a := v.s.rt.am
+// header encodes a request for op on the given shape of n bytes; flags and
+// scale are op-specific, reply is the reply tag (0: none), and follows says
+// that the payload comes as a message of its own.
+func (v *viaAM) header(op int, sh amShape, n int, inline []byte, flags int64, scale [2]int64, reply int, follows bool) []byte {
 	w := sh.words()
-	h := make([]int64, hRest, hRest+len(w))
+	h := make([]int64, hRest, hRest+2+len(w))
 	h[hOp], h[hID], h[hReply], h[hBytes], h[hFlags], h[hOff], h[hShape] = int64(op), v.id, int64(reply), int64(n), flags, int64(sh.off), w[0]
+	if follows {
+		h[hFlags] |= flagFollows
+	}
 	h = append(h, scale[0], scale[1])
 	h = append(h, w[1:]...)
+	if op == amPut || op == amAcc {
+		v.s.rt.am.dirty[v.to].Store(true)
+	}
+	return encode(h, inline)
+}
+
+// request sends a request for op with the given shape and payload (put and
+// acc; nil for the others). Payloads larger than amInline follow as a
+// message of their own; without wait, that message is left in flight and
+// its request returned.
+func (v *viaAM) request(op int, sh amShape, n int, payload []byte, flags int64, scale [2]int64, reply int, wait bool) (*mpi.Request, error) {
+	a := v.s.rt.am
 	follows := payload != nil && n > amInline
 	inline := payload
 	if follows {
-		h[hFlags] |= flagFollows
 		inline = nil
 	}
-	if op == amPut || op == amAcc {
-		a.dirty[v.to].Store(true)
-	}
-	if err := mpi.Send(a.comm, encode(h, inline), v.to, amTagRequest); err != nil {
+	if err := mpi.Send(a.comm, v.header(op, sh, n, inline, flags, scale, reply, follows), v.to, amTagRequest); err != nil {
 		return nil, err
 	}
 	if !follows {
@@ -371,7 +380,7 @@ func (v *viaAM) request(op int, sh amShape, n int, payload []byte, flags int64, 
 
 // call sends a request and waits for its reply into into.
 func (v *viaAM) call(op int, sh amShape, n int, flags int64, scale [2]int64, into []byte) error {
-	r, err := v.start(op, sh, n, flags, scale, into)
+	r, err := v.start(op, sh, n, flags, scale, into, nil)
 	if err != nil {
 		return err
 	}
@@ -379,13 +388,16 @@ func (v *viaAM) call(op int, sh amShape, n int, flags int64, scale [2]int64, int
 	return err
 }
 
-// start sends a request whose reply arrives in into, and returns the
-// receive of that reply.
-func (v *viaAM) start(op int, sh amShape, n int, flags int64, scale [2]int64, into []byte) (*mpi.Request, error) {
+// start sends a request whose reply arrives in into (in the places lt
+// selects, if not nil), and returns the receive of that reply.
+func (v *viaAM) start(op int, sh amShape, n int, flags int64, scale [2]int64, into []byte, lt *mpi.Datatype) (*mpi.Request, error) {
 	a := v.s.rt.am
 	tag := a.replyTag()
 	if _, err := v.request(op, sh, n, nil, flags, scale, tag, true); err != nil {
 		return nil, err
+	}
+	if lt != nil {
+		return mpi.IrecvTyped(a.comm, into, lt, v.to, tag)
 	}
 	return mpi.Irecv(a.comm, into, v.to, tag)
 }
@@ -407,7 +419,7 @@ func (v *viaAM) get(off int, b []byte, wait bool) ([]*mpi.Request, error) {
 	defer v.s.turn(v.rank)()
 	var reqs []*mpi.Request
 	err := inPieces(len(b), func(o, n int) error {
-		r, err := v.start(amGet, amShape{off: off + o}, n, 0, [2]int64{}, b[o:o+n])
+		r, err := v.start(amGet, amShape{off: off + o}, n, 0, [2]int64{}, b[o:o+n], nil)
 		if err == nil {
 			reqs = append(reqs, r)
 		}
@@ -429,37 +441,67 @@ func packStrided(b []byte, p Strided) []byte {
 	return out
 }
 
-func unpackStrided(b, packed []byte, p Strided) {
-	q := Strided{Count: p.Count, LocalStride: p.LocalStride, RemoteStride: make([]int, len(p.LocalStride))}
-	packedStrides(p.Count, q.RemoteStride)
-	n := p.Count[0]
-	q.blocks(func(l, k int) { copy(b[l:l+n], packed[k:k+n]) })
-}
-
+// putS sends a strided patch: packed into the request when small, else
+// straight from b through a datatype after it.
 func (v *viaAM) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
 	if p.Bytes() == 0 {
 		return nil, nil
 	}
 	defer v.s.turn(v.rank)()
-	return nil, p.pieces(func(q Strided, l, r int) error {
-		_, err := v.request(amPut, amShape{off: off + r, strided: &q}, q.Bytes(), packStrided(b[l:], q), 0, [2]int64{}, 0, true)
+	a := v.s.rt.am
+	var reqs []*mpi.Request
+	err := p.pieces(func(q Strided, l, r int) error {
+		sh := amShape{off: off + r, strided: &q}
+		if q.Bytes() <= amInline {
+			_, err := v.request(amPut, sh, q.Bytes(), packStrided(b[l:], q), 0, [2]int64{}, 0, true)
+			return err
+		}
+		lt, err := mpi.TypeStrided[byte](q.Count, q.LocalStride)
+		if err != nil {
+			return err
+		}
+		defer lt.Free() // MPI keeps it until the send completes
+		if err := mpi.Send(a.comm, v.header(amPut, sh, q.Bytes(), nil, 0, [2]int64{}, 0, true), v.to, amTagRequest); err != nil {
+			return err
+		}
+		req, err := mpi.IsendTyped(a.comm, b[l:], lt, v.to, amTagData)
+		if err == nil {
+			reqs = append(reqs, req)
+		}
 		return err
 	})
+	if err != nil || !wait {
+		return reqs, err
+	}
+	_, err = mpi.Waitall(reqs...)
+	return nil, err
 }
 
+// getS asks for a strided patch, which the owner sends packed and MPI
+// places into b through a datatype.
 func (v *viaAM) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
 	if p.Bytes() == 0 {
 		return nil, nil
 	}
 	defer v.s.turn(v.rank)()
-	return nil, p.pieces(func(q Strided, l, r int) error {
-		packed := make([]byte, q.Bytes())
-		if err := v.call(amGet, amShape{off: off + r, strided: &q}, len(packed), 0, [2]int64{}, packed); err != nil {
+	var reqs []*mpi.Request
+	err := p.pieces(func(q Strided, l, r int) error {
+		lt, err := mpi.TypeStrided[byte](q.Count, q.LocalStride)
+		if err != nil {
 			return err
 		}
-		unpackStrided(b[l:], packed, q)
-		return nil
+		defer lt.Free() // MPI keeps it until the receive completes
+		req, err := v.start(amGet, amShape{off: off + r, strided: &q}, q.Bytes(), 0, [2]int64{}, b[l:], lt)
+		if err == nil {
+			reqs = append(reqs, req)
+		}
+		return err
 	})
+	if err != nil || !wait {
+		return reqs, err
+	}
+	_, err = mpi.Waitall(reqs...)
+	return nil, err
 }
 
 // lists calls f with runs of the pieces of vecs, each run of one IOVec and

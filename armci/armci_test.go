@@ -887,7 +887,7 @@ func testFinalize(t *testing.T, rt *armci.Runtime) {
 func testDefaultInit(t *testing.T) {
 	rt, err := armci.Init(mpi.World())
 	must(t, err)
-	if want := !mpitest.OverNetwork() && os.Getenv("GOGA_ARMCI_SHM") != "0"; rt.SharedMemory() != want {
+	if want := mpitest.SharedWindows() && os.Getenv("GOGA_ARMCI_SHM") != "0"; rt.SharedMemory() != want {
 		t.Errorf("default runtime SharedMemory() = %v, want %v", rt.SharedMemory(), want)
 	}
 	s := malloc(t, rt, 16)

@@ -30,7 +30,10 @@ type mode struct {
 func modes() []mode {
 	switch {
 	case mpitest.OnTwoNodes():
-		return []mode{{"am", false, armci.RemoteAM}, {"rma", false, armci.RemoteRMA}}
+		// Active messages beside the node's shared memory, as a cluster job
+		// runs; MPI RMA alone (Open MPI's osc ucx on a window over a node's
+		// shared memory hung TestAtomicity at 3 and 4 ranks).
+		return []mode{{"am", mpitest.SharedWindows(), armci.RemoteAM}, {"rma", false, armci.RemoteRMA}}
 	case mpitest.OverNetwork() || os.Getenv("GOGA_ARMCI_SHM") == "0":
 		return []mode{{"mpi", false, armci.RemoteAuto}}
 	}

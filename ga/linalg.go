@@ -157,10 +157,35 @@ func refillTransposed[T scalapack.Elem](m *scalapack.Matrix[T], p patch2[T]) err
 			}
 		}
 	}
-	return blocksAt(m, func(i0, j0, h, w, li, lj int) error {
+	// The blocks are read with non-blocking gets, a bounded number in
+	// flight: across nodes each is a request to the owner, and they overlap.
+	const inFlight = 256
+	var pending []*Handle
+	complete := func() error {
+		var first error
+		for _, h := range pending {
+			if err := h.Wait(); err != nil && first == nil {
+				first = err
+			}
+		}
+		pending = pending[:0]
+		return first
+	}
+	err := blocksAt(m, func(i0, j0, h, w, li, lj int) error {
 		lo, hi, ld := p.sub(j0, i0, w, h, m.Desc.LLD)
-		return x.Get(lo, hi, m.Data[li+lj*m.Desc.LLD:], ld)
+		nb, err := x.NbGet(lo, hi, m.Data[li+lj*m.Desc.LLD:], ld)
+		if err != nil {
+			return err
+		}
+		if pending = append(pending, nb); len(pending) == inFlight {
+			return complete()
+		}
+		return nil
 	})
+	if werr := complete(); err == nil {
+		err = werr
+	}
+	return err
 }
 
 // putTransposed writes m = pᵀ back into p, one Put per local block.

@@ -348,3 +348,51 @@ func (r *Request) started(h cgo.Request, err error) (*Request, error) {
 	r.h = h
 	return r, nil
 }
+
+// typedP2P checks a point-to-point call that moves one element of t, a
+// derived datatype over T, from or into buf.
+func typedP2P[T Elem](c *Comm, op, arg string, buf []T, t *Datatype, peer, tag int, anyPeer bool) error {
+	if err := c.valid(op); err != nil {
+		return err
+	}
+	if err := c.checkRank(op, arg, peer, anyPeer); err != nil {
+		return err
+	}
+	if err := checkTag(op, "tag", tag, anyPeer); err != nil {
+		return err
+	}
+	if err := t.valid(op, "t"); err != nil {
+		return err
+	}
+	if e := info[T](); t.elem.dt != e.dt {
+		return argErr(op, "t", "a datatype over %s used with []%s", t.elem.name, e.name)
+	}
+	if t.Span() > len(buf) {
+		return argErr(op, "buf", "holds %d elements, t spans %d", len(buf), t.Span())
+	}
+	return nil
+}
+
+// IsendTyped is MPI_Isend of the elements of buf that t selects (one element
+// of the derived datatype t): a strided patch leaves without being packed
+// first. buf must not change until the request completes.
+func IsendTyped[T Elem](c *Comm, buf []T, t *Datatype, dest, tag int) (*Request, error) {
+	if err := typedP2P(c, "IsendTyped", "dest", buf, t, dest, tag, false); err != nil {
+		return nil, err
+	}
+	r := newRequest("IsendTyped", buf, t.elem.size)
+	h, rc := cgo.Isend(ptr(buf), 1, t.h, dest, tag, c.h)
+	return r.started(h, check("IsendTyped", rc))
+}
+
+// IrecvTyped is MPI_Irecv into the places of buf that t selects (one element
+// of the derived datatype t): a message arrives straight into a strided
+// patch. buf must not be read until the request completes.
+func IrecvTyped[T Elem](c *Comm, buf []T, t *Datatype, src, tag int) (*Request, error) {
+	if err := typedP2P(c, "IrecvTyped", "src", buf, t, src, tag, true); err != nil {
+		return nil, err
+	}
+	r := newRequest("IrecvTyped", buf, t.elem.size)
+	h, rc := cgo.Irecv(ptr(buf), 1, t.h, src, tag, c.h)
+	return r.started(h, check("IrecvTyped", rc))
+}

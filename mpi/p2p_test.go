@@ -939,3 +939,79 @@ func testBadInputInPlaceOffRoot(t *testing.T) {
 	arg("Scatter nil recv off root", mpi.Scatter[int](w, nil, nil, 0), "recv")
 	arg("Scatterv nil recv off root", mpi.Scatterv[int](w, nil, nil, nil, nil, 0), "recv")
 }
+
+// TestTypedP2P: IsendTyped sends the column block of a 4 × 5 row-major
+// matrix that a strided datatype selects, without packing it; the next rank
+// receives it once contiguous and once, with IrecvTyped, straight into the
+// same place of its own matrix. Misuse is refused before anything moves.
+func TestTypedP2P(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		w := mpi.World()
+		n, me := w.Size(), w.Rank()
+		next, prev := (me+1)%n, (me+n-1)%n
+		const rows, cols = 4, 5
+		// Rows 1-3, columns 2-3: 3 blocks of 2 elements, a row (5 elements) apart.
+		block, err := mpi.TypeStrided[float64]([]int{2, 3}, []int{cols * 8})
+		must(t, err)
+		defer block.Free()
+		const at = 1*cols + 2
+		mat := func(r int) []float64 {
+			m := make([]float64, rows*cols)
+			for i := range m {
+				m[i] = float64(100*r + i)
+			}
+			return m
+		}
+		src := mat(me)
+		var want []float64
+		for i := 1; i < 4; i++ {
+			for j := 2; j < 4; j++ {
+				want = append(want, float64(100*prev+i*cols+j))
+			}
+		}
+		flat := make([]float64, 6)
+		rr, err := mpi.Irecv(w, flat, prev, 7)
+		must(t, err)
+		sr, err := mpi.IsendTyped(w, src[at:], block, next, 7)
+		must(t, err)
+		_, err = mpi.Waitall(rr, sr)
+		must(t, err)
+		if !slices.Equal(flat, want) {
+			t.Errorf("contiguous receive of a typed send: %v, want %v", flat, want)
+		}
+
+		dst := make([]float64, rows*cols)
+		for i := range dst {
+			dst[i] = -1
+		}
+		rr, err = mpi.IrecvTyped(w, dst[at:], block, prev, 8)
+		must(t, err)
+		sr, err = mpi.IsendTyped(w, src[at:], block, next, 8)
+		must(t, err)
+		_, err = mpi.Waitall(rr, sr)
+		must(t, err)
+		for i := range rows {
+			for j := range cols {
+				w := -1.0
+				if i >= 1 && j >= 2 && j < 4 {
+					w = float64(100*prev + i*cols + j)
+				}
+				if got := dst[i*cols+j]; got != w {
+					t.Errorf("typed receive: [%d, %d] = %v, want %v", i, j, got, w)
+				}
+			}
+		}
+
+		ints, err := mpi.TypeStrided[int32]([]int{2, 3}, []int{cols * 4})
+		must(t, err)
+		defer ints.Free()
+		_, err = mpi.IsendTyped(w, src[at+2:], block, next, 9)
+		wantArgErr(t, "IsendTyped from a buffer shorter than the datatype", err, "buf", nil)
+		_, err = mpi.IrecvTyped(w, dst[at+2:], block, prev, 9)
+		wantArgErr(t, "IrecvTyped into a buffer shorter than the datatype", err, "buf", nil)
+		_, err = mpi.IsendTyped(w, src, ints, next, 9)
+		wantArgErr(t, "IsendTyped of int32 datatype from []float64", err, "t", nil)
+		_, err = mpi.IrecvTyped(w, dst, block, n, 9)
+		wantArgErr(t, "IrecvTyped from a rank out of range", err, "src", nil)
+	})
+}

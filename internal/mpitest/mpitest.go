@@ -74,8 +74,11 @@ const (
 	// first half (rounded down) on this host, the rest on NodeB, reached
 	// through scripts/node-agent, which runs them in a UTS namespace named
 	// after it. Two-sided traffic goes over shared memory inside a node and
-	// TCP between them; one-sided traffic over osc ucx (UCX_TLS=tcp: with
-	// "self" added, as first tried, passive-target RMA on a rank itself hung).
+	// TCP between them; one-sided traffic over osc sm for shared-memory
+	// windows among a node's ranks and osc ucx for the rest (UCX_TLS=tcp:
+	// with "self" added, as first tried, passive-target RMA on a rank itself
+	// hung), so that armci maps its node's parts and reaches the other node
+	// as a cluster job does.
 	// When GOGA_MPITEST_NODES is 2 (make test's two-node pass), Run runs
 	// every test that runs over TCP (or asks for AcrossNodes) on it alone,
 	// on 2 to 4 ranks, and skips the rest; see TwoNodesUsable. The job
@@ -117,7 +120,7 @@ func (tr Transport) Args(np int) []string {
 		return []string{"--mca", "plm_rsh_agent", agent,
 			"--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo",
 			"--mca", "pml", "ob1", "--mca", "btl", "self,vader,tcp",
-			"--mca", "osc", "ucx", "-x", "UCX_TLS=tcp",
+			"--mca", "osc", "sm,ucx", "-x", "UCX_TLS=tcp",
 			"--bind-to", "none", "--mca", "mpi_yield_when_idle", "1", "--host", hosts}
 	}
 	return nil
@@ -140,11 +143,33 @@ func TwoNodesUsable() string {
 	return ""
 }
 
-// OverNetwork reports whether this process is a rank of a job launched over
-// TCP: the "--mca osc ucx" of TCP's Args reaches every rank as OMPI_MCA_osc=ucx.
-// Tests use it to leave out what the network path does not have, such as
-// shared-memory windows.
-func OverNetwork() bool { return os.Getenv("OMPI_MCA_osc") == "ucx" }
+// OverNetwork reports whether this process is a rank of a job whose RMA goes
+// over the network component: the "--mca osc ucx" of TCP's Args (and "osc
+// sm,ucx" of TwoNodes's) reaches every rank as OMPI_MCA_osc. Tests use it to
+// leave out what the network path does not have, such as shared-memory
+// windows over the whole world, and to do fewer repetitions of what is slow
+// there.
+func OverNetwork() bool { return slices.Contains(oscComponents(), "ucx") }
+
+// SharedWindows reports whether MPI makes shared-memory windows among the
+// ranks of a node in this job: everywhere but where osc ucx is the only
+// one-sided component (TCP's Args; TwoNodes's keeps osc sm beside it).
+func SharedWindows() bool {
+	c := oscComponents()
+	return c == nil || slices.Contains(c, "sm")
+}
+
+// oscComponents returns the one-sided components this job selects, or nil
+// where it takes Open MPI's default (no OMPI_MCA_osc, or a list of exclusions
+// such as Debian's "^ucx,pt2pt", which mpirun passes on from its
+// configuration file).
+func oscComponents() []string {
+	osc := os.Getenv("OMPI_MCA_osc")
+	if osc == "" || strings.HasPrefix(osc, "^") {
+		return nil
+	}
+	return strings.Split(osc, ",")
+}
 
 // OnTwoNodes reports whether this process is a rank of a job launched on
 // the two simulated nodes: TwoNodes's remote-shell agent reaches every rank
