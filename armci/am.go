@@ -3,6 +3,7 @@ package armci
 import (
 	"encoding/binary"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -76,6 +77,15 @@ type amServer struct {
 
 	tag   atomic.Int64  // reply tags, cycled
 	dirty []atomic.Bool // per target: puts or accumulates not yet fenced
+
+	// serving is held by the thread handling a request (serveOne); it
+	// guards rbuf, which receives requests, and scratch, which holds
+	// payloads and packed replies, reused: a fresh buffer of some hundred
+	// KiB per request cost a page fault per page on a virtual machine.
+	serving  sync.Mutex
+	rbuf     []byte
+	scratch  []byte
+	stopping atomic.Bool
 
 	done chan struct{}
 }
@@ -166,6 +176,13 @@ const (
 
 const flagFollows = 1
 
+// The server polls without pause for amHot after its last request, then
+// sleeps between polls, a growing share of the idle time up to amSleep.
+const (
+	amHot   = 200 * time.Microsecond
+	amSleep = time.Millisecond
+)
+
 // serve handles requests until it is stopped. It polls, so that the
 // process's own MPI calls are never blocked behind it, and backs off to
 // sleeping when no request has come for a while: a server spinning beside
@@ -173,36 +190,72 @@ const flagFollows = 1
 func (a *amServer) serve() {
 	defer close(a.done)
 	lockThread()
-	var buf []byte
 	last := time.Now()
-	for {
-		ok, st, err := mpi.Iprobe[byte](a.comm, mpi.AnySource, amTagRequest)
-		if err != nil {
-			return
-		}
-		if !ok {
-			idle := time.Since(last)
-			switch {
-			case idle < 200*time.Microsecond:
-				yieldThread()
-			default:
-				sleepThread(min(idle/8, time.Millisecond))
-			}
+	for !a.stopping.Load() {
+		if a.serveOne() {
+			last = time.Now()
 			continue
 		}
-		if cap(buf) < st.Count {
-			buf = make([]byte, st.Count)
+		idle := time.Since(last)
+		switch {
+		case idle < amHot:
+			yieldThread()
+		default:
+			sleepThread(min(idle/8, amSleep))
 		}
-		if _, err := mpi.Recv(a.comm, buf[:st.Count], st.Source, amTagRequest); err != nil {
-			return
-		}
-		h, payload := decode(buf[:st.Count])
-		if h[hOp] == amStop {
-			return
-		}
-		a.handle(st.Source, h, payload)
-		last = time.Now()
 	}
+}
+
+// serveOne handles one request aimed at this process, if one is there and
+// no other thread is handling one, and reports whether it did. Besides the
+// server goroutine, a thread waiting for a reply calls it (wait): where two
+// processes wait for each other's replies, each answers the other's request
+// itself instead of waiting for its server thread to get a core.
+func (a *amServer) serveOne() bool {
+	if !a.serving.TryLock() {
+		return false
+	}
+	defer a.serving.Unlock()
+	ok, st, err := mpi.Iprobe[byte](a.comm, mpi.AnySource, amTagRequest)
+	if err != nil || !ok {
+		return false
+	}
+	if cap(a.rbuf) < st.Count {
+		a.rbuf = make([]byte, st.Count)
+	}
+	if _, err := mpi.Recv(a.comm, a.rbuf[:st.Count], st.Source, amTagRequest); err != nil {
+		return false
+	}
+	h, payload := decode(a.rbuf[:st.Count])
+	if h[hOp] == amStop {
+		a.stopping.Store(true)
+		return true
+	}
+	a.handle(st.Source, h, payload)
+	return true
+}
+
+// wait completes reqs, requests of this process's own operations, serving
+// requests aimed at this process meanwhile.
+func (a *amServer) wait(reqs ...*mpi.Request) error {
+	pending := slices.Clone(reqs)
+	for len(pending) > 0 {
+		k := 0
+		for _, r := range pending {
+			done, _, err := r.Test()
+			if err != nil {
+				return err
+			}
+			if !done {
+				pending[k] = r
+				k++
+			}
+		}
+		if pending = pending[:k]; k > 0 && !a.serveOne() {
+			yieldThread()
+		}
+	}
+	return nil
 }
 
 // handle applies one request from src.
@@ -212,11 +265,11 @@ func (a *amServer) handle(src int, h []int64, payload []byte) {
 	if h[hFlags]&flagFollows != 0 {
 		if h[hOp] == amPut && h[hShape] == shapeContig && p.mem != nil {
 			// Received in place.
-			mpi.Recv(a.comm, p.mem[h[hOff]:int(h[hOff])+n], src, amTagData)
+			a.recv(p.mem[h[hOff]:int(h[hOff])+n], src, amTagData)
 			return
 		}
-		payload = make([]byte, n)
-		mpi.Recv(a.comm, payload, src, amTagData)
+		payload = a.buffer(n)
+		a.recv(payload, src, amTagData)
 	}
 	switch h[hOp] {
 	case amPut:
@@ -237,9 +290,9 @@ func (a *amServer) handle(src int, h []int64, payload []byte) {
 		if p.mem != nil {
 			old = rmwAt(unsafe.Pointer(&p.mem[h[hOff]]), int(h[hFlags]>>8)&0xff, int(h[hFlags]>>16)&0xff, h[hRest], h[hRest+1])
 		}
-		mpi.Send(a.comm, bytesOf([]int64{old}), src, int(h[hReply]))
+		a.send(bytesOf([]int64{old}), src, int(h[hReply]))
 	case amFence:
-		mpi.Send(a.comm, []byte{}, src, int(h[hReply]))
+		a.send([]byte{}, src, int(h[hReply]))
 	}
 }
 
@@ -248,16 +301,50 @@ func (a *amServer) reply(src int, h []int64, p amPart) {
 	n := int(h[hBytes])
 	tag := int(h[hReply])
 	if p.mem == nil {
-		mpi.Send(a.comm, make([]byte, n), src, tag)
+		a.send(a.buffer(n), src, tag)
 		return
 	}
 	if h[hShape] == shapeContig {
-		mpi.Send(a.comm, p.mem[h[hOff]:int(h[hOff])+n], src, tag)
+		a.send(p.mem[h[hOff]:int(h[hOff])+n], src, tag)
 		return
 	}
-	out := make([]byte, n)
+	out := a.buffer(n)
 	walk(h, func(r, q, n int) { copyBytes(out[q:q+n], p.mem[r:r+n]) })
-	mpi.Send(a.comm, out, src, tag)
+	a.send(out, src, tag)
+}
+
+// send and recv are the server's blocking transfers, made of a non-blocking
+// call and tests: a thread blocked inside Open MPI (4.1, MPI_THREAD_MULTIPLE)
+// while another of the process's threads was blocked there too (the
+// program's, in a barrier) stalled for a scheduler tick, 4 ms, in some
+// transfers of 128 KiB to 2 MiB.
+func (a *amServer) send(b []byte, dest, tag int) {
+	if r, err := mpi.Isend(a.comm, b, dest, tag); err == nil {
+		a.await(r)
+	}
+}
+
+func (a *amServer) recv(b []byte, src, tag int) {
+	if r, err := mpi.Irecv(a.comm, b, src, tag); err == nil {
+		a.await(r)
+	}
+}
+
+func (a *amServer) await(r *mpi.Request) {
+	for {
+		if done, _, err := r.Test(); done || err != nil {
+			return
+		}
+		yieldThread()
+	}
+}
+
+// buffer returns n bytes of the server's scratch space.
+func (a *amServer) buffer(n int) []byte {
+	if cap(a.scratch) < n {
+		a.scratch = make([]byte, n)
+	}
+	return a.scratch[:n]
 }
 
 // walk calls f with the remote byte offset, packed offset and length of each
@@ -304,6 +391,20 @@ type amShape struct {
 	strided *Strided
 	size    int   // a list's block size
 	list    []int // a list's remote offsets
+}
+
+// stridedShape is the remote side of a strided patch at off: one block
+// where the patch is dense there (a ghost face packed by its owner, say),
+// so that the owner moves it in place.
+func stridedShape(off int, p *Strided) amShape {
+	n := p.Count[0]
+	for i, st := range p.RemoteStride {
+		if st != n && p.Count[i+1] > 1 {
+			return amShape{off: off, strided: p}
+		}
+		n *= p.Count[i+1]
+	}
+	return amShape{off: off}
 }
 
 func (sh amShape) words() []int64 {
@@ -372,10 +473,11 @@ func (v *viaAM) request(op int, sh amShape, n int, payload []byte, flags int64, 
 	if !follows {
 		return nil, nil
 	}
-	if wait {
-		return nil, mpi.Send(a.comm, payload, v.to, amTagData)
+	r, err := mpi.Isend(a.comm, payload, v.to, amTagData)
+	if err != nil || !wait {
+		return r, err
 	}
-	return mpi.Isend(a.comm, payload, v.to, amTagData)
+	return nil, a.wait(r)
 }
 
 // call sends a request and waits for its reply into into.
@@ -384,8 +486,7 @@ func (v *viaAM) call(op int, sh amShape, n int, flags int64, scale [2]int64, int
 	if err != nil {
 		return err
 	}
-	_, err = r.Wait()
-	return err
+	return v.s.rt.am.wait(r)
 }
 
 // start sends a request whose reply arrives in into (in the places lt
@@ -428,8 +529,7 @@ func (v *viaAM) get(off int, b []byte, wait bool) ([]*mpi.Request, error) {
 	if err != nil || !wait {
 		return reqs, err
 	}
-	_, err = mpi.Waitall(reqs...)
-	return nil, err
+	return nil, v.s.rt.am.wait(reqs...)
 }
 
 // pack copies the blocks of a strided patch of b into one dense buffer.
@@ -451,7 +551,7 @@ func (v *viaAM) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 	a := v.s.rt.am
 	var reqs []*mpi.Request
 	err := p.pieces(func(q Strided, l, r int) error {
-		sh := amShape{off: off + r, strided: &q}
+		sh := stridedShape(off+r, &q)
 		if q.Bytes() <= amInline {
 			_, err := v.request(amPut, sh, q.Bytes(), packStrided(b[l:], q), 0, [2]int64{}, 0, true)
 			return err
@@ -473,8 +573,7 @@ func (v *viaAM) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 	if err != nil || !wait {
 		return reqs, err
 	}
-	_, err = mpi.Waitall(reqs...)
-	return nil, err
+	return nil, v.s.rt.am.wait(reqs...)
 }
 
 // getS asks for a strided patch, which the owner sends packed and MPI
@@ -491,7 +590,7 @@ func (v *viaAM) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 			return err
 		}
 		defer lt.Free() // MPI keeps it until the receive completes
-		req, err := v.start(amGet, amShape{off: off + r, strided: &q}, q.Bytes(), 0, [2]int64{}, b[l:], lt)
+		req, err := v.start(amGet, stridedShape(off+r, &q), q.Bytes(), 0, [2]int64{}, b[l:], lt)
 		if err == nil {
 			reqs = append(reqs, req)
 		}
@@ -500,8 +599,7 @@ func (v *viaAM) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 	if err != nil || !wait {
 		return reqs, err
 	}
-	_, err = mpi.Waitall(reqs...)
-	return nil, err
+	return nil, v.s.rt.am.wait(reqs...)
 }
 
 // lists calls f with runs of the pieces of vecs, each run of one IOVec and
@@ -575,8 +673,12 @@ func (a *amServer) fence(to int) error {
 	h := make([]int64, hRest+2)
 	h[hOp], h[hReply] = amFence, int64(tag)
 	err := mpi.Send(a.comm, encode(h, nil), to, amTagRequest)
+	var r *mpi.Request
 	if err == nil {
-		_, err = mpi.Recv(a.comm, []byte{}, to, tag)
+		r, err = mpi.Irecv(a.comm, []byte{}, to, tag)
+	}
+	if err == nil {
+		err = a.wait(r)
 	}
 	if err != nil {
 		a.dirty[to].Store(true)

@@ -35,7 +35,13 @@ func (h *Handle) Wait() error {
 	if h.done {
 		return nil
 	}
-	if _, err := mpi.Waitall(h.reqs...); err != nil {
+	var err error
+	if h.rt != nil && h.rt.am != nil {
+		err = h.rt.am.wait(h.reqs...)
+	} else {
+		_, err = mpi.Waitall(h.reqs...)
+	}
+	if err != nil {
 		return err
 	}
 	h.finish()

@@ -250,7 +250,7 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 		defer s.turn(rank)()
 		return p.pieces(func(q Strided, l, r int) error {
 			packed := packStrided(b[l:], q)
-			return accAM(v, amShape{off: off + r, strided: &q}, elems[T](&packed[0], len(packed)/es), scale)
+			return accAM(v, stridedShape(off+r, &q), elems[T](&packed[0], len(packed)/es), scale)
 		})
 	}
 	if s.cpu {

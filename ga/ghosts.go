@@ -273,6 +273,14 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 		return errorf(op, a.name, "%v", err)
 	}
 	defer pairs.flush()
+	// Pieces from parts this process does not map are asked for all at
+	// once and waited for at the end: across nodes each is a round trip.
+	var remote []*armci.Handle
+	defer func() {
+		for _, h := range remote {
+			h.Wait()
+		}
+	}()
 	for i := range p.reads {
 		c := &p.reads[i]
 		b := box[T]{dst: local[c.dst:], dpitch: c.dpitch, spitch: c.spitch}
@@ -292,7 +300,16 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 			s.LocalStride = append(s.LocalStride, c.dpitch[d]*a.es)
 			s.RemoteStride = append(s.RemoteStride, c.spitch[d]*a.es)
 		}
-		if err := armci.GetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, s); err != nil {
+		h, err := armci.NbGetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, s)
+		if err != nil {
+			return err
+		}
+		remote = append(remote, h)
+	}
+	for len(remote) > 0 {
+		h := remote[0]
+		remote = remote[1:]
+		if err := h.Wait(); err != nil {
 			return err
 		}
 	}
