@@ -136,7 +136,10 @@ func (a *amServer) part(id int64) amPart {
 	return a.parts[id]
 }
 
-// replyTag returns a tag no other request of this process in flight uses.
+// replyTag returns a tag no other request of this process in flight uses,
+// as long as fewer than amTagReplyN - amTagReply0 (32764, from the 32767
+// every MPI allows) are in flight: ga bounds its batches of non-blocking
+// gets far below that.
 func (a *amServer) replyTag() int {
 	return amTagReply0 + int(a.tag.Add(1)%int64(amTagReplyN-amTagReply0))
 }
