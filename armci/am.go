@@ -64,7 +64,6 @@ const (
 	shapeContig = iota
 	shapeStrided
 	shapeList
-	shapeMulti // several strided patches, each at its own offset
 )
 
 // amServer serves the requests aimed at this process.
@@ -360,18 +359,16 @@ func walk(h []int64, f func(remote, packed, n int)) {
 	case shapeContig:
 		f(off, 0, n)
 	case shapeStrided:
-		p, _ := decodeStrided(d)
-		p.blocks(func(l, r int) { f(off+r, l, p.Count[0]) })
-	case shapeMulti:
-		k, q := int(d[0]), 0
-		d = d[1:]
-		for range k {
-			off := int(d[0])
-			var p Strided
-			p, d = decodeStrided(d[1:])
-			p.blocks(func(l, r int) { f(off+r, q+l, p.Count[0]) })
-			q += p.Bytes()
+		levels := int(d[0])
+		p := Strided{Count: make([]int, levels+1), RemoteStride: make([]int, levels), LocalStride: make([]int, levels)}
+		for i := range p.Count {
+			p.Count[i] = int(d[1+i])
 		}
+		for i := range levels {
+			p.RemoteStride[i] = int(d[2+levels+i])
+		}
+		packedStrides(p.Count, p.LocalStride)
+		p.blocks(func(l, r int) { f(off+r, l, p.Count[0]) })
 	case shapeList:
 		size, q := int(d[0]), 0
 		for _, r := range d[1:] {
@@ -379,33 +376,6 @@ func walk(h []int64, f func(remote, packed, n int)) {
 			q += size
 		}
 	}
-}
-
-// decodeStrided reads a strided patch's remote side from d (the levels, the
-// counts, the strides), with packed local strides, and returns what follows.
-func decodeStrided(d []int64) (Strided, []int64) {
-	levels := int(d[0])
-	p := Strided{Count: make([]int, levels+1), RemoteStride: make([]int, levels), LocalStride: make([]int, levels)}
-	for i := range p.Count {
-		p.Count[i] = int(d[1+i])
-	}
-	for i := range levels {
-		p.RemoteStride[i] = int(d[2+levels+i])
-	}
-	packedStrides(p.Count, p.LocalStride)
-	return p, d[2+2*levels:]
-}
-
-// stridedWords is the encoding decodeStrided reads.
-func stridedWords(p *Strided) []int64 {
-	w := []int64{int64(len(p.Count) - 1)}
-	for _, c := range p.Count {
-		w = append(w, int64(c))
-	}
-	for _, s := range p.RemoteStride {
-		w = append(w, int64(s))
-	}
-	return w
 }
 
 // packedStrides fills s with the strides of count's patch packed densely.
@@ -422,9 +392,8 @@ func packedStrides(count []int, s []int) {
 type amShape struct {
 	off     int
 	strided *Strided
-	size    int   // a list's block size, or a dense patch's bytes
+	size    int   // a list's block size
 	list    []int // a list's remote offsets
-	multi   []amShape
 }
 
 // stridedShape is the remote side of a strided patch at off: one block
@@ -438,24 +407,21 @@ func stridedShape(off int, p *Strided) amShape {
 		}
 		n *= p.Count[i+1]
 	}
-	return amShape{off: off, size: p.Bytes()}
+	return amShape{off: off}
 }
 
 func (sh amShape) words() []int64 {
 	switch {
-	case sh.multi != nil:
-		w := []int64{shapeMulti, int64(len(sh.multi))}
-		for _, m := range sh.multi {
-			w = append(w, int64(m.off))
-			if m.strided != nil {
-				w = append(w, stridedWords(m.strided)...)
-			} else {
-				w = append(w, 0, int64(m.size))
-			}
+	case sh.strided != nil:
+		p := sh.strided
+		w := []int64{shapeStrided, int64(len(p.Count) - 1)}
+		for _, c := range p.Count {
+			w = append(w, int64(c))
+		}
+		for _, s := range p.RemoteStride {
+			w = append(w, int64(s))
 		}
 		return w
-	case sh.strided != nil:
-		return append([]int64{shapeStrided}, stridedWords(sh.strided)...)
 	case sh.list != nil:
 		w := make([]int64, 0, 2+len(sh.list))
 		w = append(w, shapeList, int64(sh.size))
@@ -576,33 +542,6 @@ func packStrided(b []byte, p Strided) []byte {
 	out, n := make([]byte, p.Bytes()), p.Count[0]
 	q.blocks(func(l, k int) { copy(out[k:k+n], b[l:l+n]) })
 	return out
-}
-
-func unpackStrided(b, packed []byte, p Strided) {
-	q := Strided{Count: p.Count, LocalStride: p.LocalStride, RemoteStride: make([]int, len(p.LocalStride))}
-	packedStrides(p.Count, q.RemoteStride)
-	n := p.Count[0]
-	q.blocks(func(l, k int) { copy(b[l:l+n], packed[k:k+n]) })
-}
-
-// getBatch asks for several strided patches in one request, which the
-// owner answers with one message of them all, packed; it returns the
-// receive of that message and what unpacks it once complete.
-func (v *viaAM) getBatch(offs []int, bufs [][]byte, ps []Strided) (*mpi.Request, func(), error) {
-	defer v.s.turn(v.rank)()
-	sh, n := amShape{multi: make([]amShape, len(ps))}, 0
-	for i := range ps {
-		sh.multi[i] = stridedShape(offs[i], &ps[i])
-		n += ps[i].Bytes()
-	}
-	packed := make([]byte, n)
-	r, err := v.start(amGet, sh, n, 0, [2]int64{}, packed, nil)
-	return r, func() {
-		for i, p := range ps {
-			unpackStrided(bufs[i], packed, p)
-			packed = packed[p.Bytes():]
-		}
-	}, err
 }
 
 // putS sends a strided patch: packed into the request when small, else

@@ -1,7 +1,6 @@
 package armci_test
 
 import (
-	"bytes"
 	"os"
 	"slices"
 	"strconv"
@@ -20,7 +19,6 @@ func TestTransfers(t *testing.T) {
 		t.Run("Acc", func(t *testing.T) { eachMode(t, testAcc) })
 		t.Run("Strided", func(t *testing.T) { eachMode(t, testStrided) })
 		t.Run("StridedOdd", func(t *testing.T) { eachMode(t, testStridedOdd) })
-		t.Run("GetBatch", func(t *testing.T) { eachMode(t, testGetBatch) })
 		t.Run("AccS", func(t *testing.T) { eachMode(t, testAccS) })
 		t.Run("Vector", func(t *testing.T) { eachMode(t, testVector) })
 		t.Run("ZeroSize", func(t *testing.T) { eachMode(t, testZeroSize) })
@@ -924,74 +922,3 @@ func testDefaultInit(t *testing.T) {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func sizeOf[T any]() int { return len(asBytes(make([]T, 1))) }
-
-// testGetBatch: every rank gets, in one GetSBatch and one NbGetSBatch, the
-// patches of every level shape and every odd shape from the next rank's
-// part, each at its own offset; each lands as GetS would put it (the
-// reference walk over the target's fill pattern) and no other byte of any
-// buffer changes. A batch with one bad piece is refused whole, naming it.
-func testGetBatch(t *testing.T, rt *armci.Runtime) {
-	var shapes []armci.Strided
-	for l := 0; l <= 3; l++ {
-		shapes = append(shapes, levelShape(l))
-	}
-	for _, c := range oddShapes {
-		if c.name != "count-one-huge-stride" {
-			shapes = append(shapes, c.p)
-		}
-	}
-	offs, size := make([]int, len(shapes)), 0
-	for i, p := range shapes {
-		_, r := spans(p)
-		offs[i] = size + i%3
-		size = offs[i] + r + 1
-	}
-	s := malloc(t, rt, size)
-	me, n := rt.Rank(), rt.Size()
-	tgt := (me + 1) % n
-	reset(t, rt, s)
-	for _, nb := range []bool{false, true} {
-		pieces := make([]armci.GetPiece[byte], len(shapes))
-		for i, p := range shapes {
-			l, _ := spans(p)
-			b := make([]byte, l+3)
-			for j := range b {
-				b[j] = 0xee
-			}
-			pieces[i] = armci.GetPiece[byte]{Off: offs[i], Local: b, Patch: p}
-		}
-		if nb {
-			h, err := armci.NbGetSBatch(s, tgt, pieces)
-			must(t, err)
-			must(t, h.Wait())
-		} else {
-			must(t, armci.GetSBatch(s, tgt, pieces))
-		}
-		from := pattern(tgt, size)
-		for i, pc := range pieces {
-			want := make([]byte, len(pc.Local))
-			for j := range want {
-				want[j] = 0xee
-			}
-			p := pc.Patch
-			walk(p.Count, p.LocalStride, p.RemoteStride, func(l, r int) {
-				copy(want[l:l+p.Count[0]], from[offs[i]+r:offs[i]+r+p.Count[0]])
-			})
-			if !bytes.Equal(pc.Local, want) {
-				t.Errorf("nb=%v piece %d (%v): got %v, want %v", nb, i, p.Count, pc.Local, want)
-			}
-		}
-	}
-	bad := []armci.GetPiece[byte]{
-		{Off: 0, Local: make([]byte, 8), Patch: armci.Strided{Count: []int{8}}},
-		{Off: size - 4, Local: make([]byte, 8), Patch: armci.Strided{Count: []int{8}}},
-	}
-	wantErr(t, "GetSBatch: a piece past the part's end", armci.GetSBatch(s, tgt, bad), "offset", nil)
-	if !bytes.Equal(bad[0].Local, make([]byte, 8)) {
-		t.Errorf("refused GetSBatch moved data: %v", bad[0].Local)
-	}
-	_, err := armci.NbGetSBatch(s, tgt, bad)
-	wantErr(t, "NbGetSBatch: a piece past the part's end", err, "offset", nil)
-	must(t, rt.Barrier())
-	must(t, s.Free())
-}

@@ -22,9 +22,7 @@
 //
 //   - Put, Get, Acc: contiguous. PutS, GetS, AccS: strided (Strided, up to
 //     seven levels, ARMCI_PutS semantics). PutV, GetV, AccV: lists of
-//     equal-sized pieces (IOVec). GetSBatch and NbGetSBatch: several strided
-//     patches from one rank, one request and one reply where that rank is
-//     reached by active messages (goga's own; ARMCI has no such call).
+//     equal-sized pieces (IOVec).
 //   - Blocking puts and accumulates return when the local buffer may be reused;
 //     gets return with the data. Fence(rank) waits until this process's
 //     operations are complete at rank, AllFence at every rank, Barrier is

@@ -9,11 +9,10 @@ import (
 // touched. Over shared memory the operation is done when it is issued and its
 // handle is complete at once.
 type Handle struct {
-	rt    *Runtime
-	op    string
-	reqs  []*mpi.Request
-	after func() // runs once the requests are complete (unpacking, say)
-	done  bool
+	rt   *Runtime
+	op   string
+	reqs []*mpi.Request
+	done bool
 }
 
 // completed is the handle of an operation that finished when it was issued.
@@ -70,10 +69,6 @@ func (h *Handle) Test() (bool, error) {
 func (h *Handle) finish() {
 	h.done = true
 	h.reqs = nil
-	if h.after != nil {
-		h.after()
-		h.after = nil
-	}
 	if h.rt != nil {
 		h.rt.mu.Lock()
 		delete(h.rt.pending, h)

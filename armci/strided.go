@@ -235,58 +235,6 @@ func GetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) error {
 	return err
 }
 
-// GetPiece is one patch of GetSBatch: the strided patch Patch at byte
-// offset Off of the target's part, into Local.
-type GetPiece[T mpi.Elem] struct {
-	Off   int
-	Local []T
-	Patch Strided
-}
-
-// GetSBatch copies several strided patches from rank's part of s, each as
-// GetS would, and returns with them all (NbGetSBatch, then Wait).
-func GetSBatch[T mpi.Elem](s *Segment, rank int, pieces []GetPiece[T]) error {
-	h, err := NbGetSBatch(s, rank, pieces)
-	if err != nil {
-		return renamed("GetSBatch", err)
-	}
-	return h.Wait()
-}
-
-// NbGetSBatch starts copying several strided patches from rank's part of s,
-// each as NbGetS would. Where rank's part is reached by active messages
-// they travel as one request and one reply (a ghost update's faces and
-// corners from one neighbour, say); elsewhere as one get each.
-func NbGetSBatch[T mpi.Elem](s *Segment, rank int, pieces []GetPiece[T]) (*Handle, error) {
-	total := 0
-	for _, pc := range pieces {
-		if err := s.checkStrided("NbGetSBatch", rank, pc.Off, pc.Patch, len(pc.Local)*sizeOf[T](), 1); err != nil {
-			return nil, err
-		}
-		total += pc.Patch.Bytes()
-	}
-	if v := s.viaAM(rank); v != nil && total <= maxPiece {
-		offs, bufs, ps := make([]int, len(pieces)), make([][]byte, len(pieces)), make([]Strided, len(pieces))
-		for i, pc := range pieces {
-			offs[i], bufs[i], ps[i] = pc.Off, bytesOf(pc.Local), pc.Patch
-		}
-		r, unpack, err := v.getBatch(offs, bufs, ps)
-		if err != nil {
-			return nil, err
-		}
-		return s.rt.track(&Handle{op: "NbGetSBatch", reqs: []*mpi.Request{r}, after: unpack}), nil
-	}
-	var reqs []*mpi.Request
-	for _, pc := range pieces {
-		r, err := s.to[rank].getS(pc.Off, bytesOf(pc.Local), pc.Patch, false)
-		reqs = append(reqs, r...)
-		if err != nil {
-			return s.started("NbGetSBatch", reqs, err)
-		}
-	}
-	return s.started("NbGetSBatch", reqs, nil)
-}
-
 // AccS adds scale times a strided patch of local to rank's part of s from byte
 // offset off on (ARMCI_AccS). Counts, strides and off must be whole elements.
 func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) error {

@@ -39,7 +39,7 @@ func testNodes(t *testing.T, remote armci.Remote) {
 	}{
 		{"Transports", testTransports},
 		{"PutGet", testPutGet}, {"Acc", testAcc}, {"Strided", testStrided},
-		{"StridedOdd", testStridedOdd}, {"GetBatch", testGetBatch}, {"AccS", testAccS}, {"Vector", testVector},
+		{"StridedOdd", testStridedOdd}, {"AccS", testAccS}, {"Vector", testVector},
 		{"ZeroSize", testZeroSize}, {"Group", testGroup}, {"FenceThenRead", testFenceThenRead},
 		{"MapIn", testMapIn}, {"RMW", testRMW}, {"NonBlocking", testNonBlocking},
 		{"Errors", testErrors}, {"Collective", testCollectiveErrors},

@@ -273,10 +273,14 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 		return errorf(op, a.name, "%v", err)
 	}
 	defer pairs.flush()
-	// Pieces from parts this process does not map are asked for together,
-	// by owner, at the end: across nodes one round trip per neighbour.
-	var owners []int
-	remote := map[int][]armci.GetPiece[T]{}
+	// Pieces from parts this process does not map are asked for all at
+	// once and waited for at the end: across nodes each is a round trip.
+	var remote []*armci.Handle
+	defer func() {
+		for _, h := range remote {
+			h.Wait()
+		}
+	}()
 	for i := range p.reads {
 		c := &p.reads[i]
 		b := box[T]{dst: local[c.dst:], dpitch: c.dpitch, spitch: c.spitch}
@@ -296,27 +300,20 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 			s.LocalStride = append(s.LocalStride, c.dpitch[d]*a.es)
 			s.RemoteStride = append(s.RemoteStride, c.spitch[d]*a.es)
 		}
-		if _, ok := remote[c.owner]; !ok {
-			owners = append(owners, c.owner)
-		}
-		remote[c.owner] = append(remote[c.owner], armci.GetPiece[T]{Off: (half*c.half + c.src) * a.es, Local: b.dst, Patch: s})
-	}
-	hs := make([]*armci.Handle, 0, len(owners))
-	var first error
-	for _, o := range owners {
-		h, err := armci.NbGetSBatch(a.faces, o, remote[o])
+		h, err := armci.NbGetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, s)
 		if err != nil {
-			first = err
-			break
+			return err
 		}
-		hs = append(hs, h)
+		remote = append(remote, h)
 	}
-	for _, h := range hs {
-		if err := h.Wait(); err != nil && first == nil {
-			first = err
+	for len(remote) > 0 {
+		h := remote[0]
+		remote = remote[1:]
+		if err := h.Wait(); err != nil {
+			return err
 		}
 	}
-	return first
+	return nil
 }
 
 // makeFaces gives an array with ghost cells its buffer of faces, if it has
