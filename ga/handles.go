@@ -94,7 +94,9 @@ func (a *Array[T]) usable(op string) error {
 	if p := a.parent; p != nil && (!p.Valid() || p.segment() != a.seg) {
 		return &Error{Op: op, Array: a.name, Err: ErrDestroyed, Msg: fmt.Sprintf("it overlays %q, whose memory was destroyed or deallocated", p.Name())}
 	}
-	if writes[op] {
+	// Only a read_only array or an overlay can refuse a write: the others
+	// skip the lookup, which cost an 8-byte Put 15% of its time.
+	if (a.readOnly || a.parent != nil) && writes[op] {
 		return a.writable(op)
 	}
 	return nil
