@@ -24,6 +24,11 @@ func BenchmarkLocal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Run("fetchadd", func(b *testing.B) {
+		for b.Loop() {
+			armci.FetchAdd[int64](seg, 0, 0, 1)
+		}
+	})
 	for _, n := range []int{1, 64, 512, 4096} {
 		buf := make([]float64, n)
 		b.Run(fmt.Sprintf("put/%dB", 8*n), func(b *testing.B) {

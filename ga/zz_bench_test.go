@@ -38,6 +38,15 @@ func BenchmarkPatch(b *testing.B) {
 			a.Acc([]int{0, 0}, []int{3, 3}, buf, []int{4}, 1)
 		}
 	})
+	c, err := ga.Create[int64]("counter", []int{1}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("readinc", func(b *testing.B) {
+		for b.Loop() {
+			c.ReadInc([]int{0}, 1)
+		}
+	})
 }
 
 // BenchmarkLuSolve times LuSolve of n = 1000 on one rank: the copies in and
