@@ -238,6 +238,15 @@ func (a *amServer) serveOne() bool {
 	return true
 }
 
+// settle ends an operation that issued reqs: on an error or without wait it
+// returns them as they are (in flight), else it completes them.
+func (a *amServer) settle(reqs []*mpi.Request, err error, wait bool) ([]*mpi.Request, error) {
+	if err != nil || !wait {
+		return reqs, err
+	}
+	return nil, a.wait(reqs...)
+}
+
 // wait completes reqs, requests of this process's own operations, serving
 // requests aimed at this process meanwhile.
 func (a *amServer) wait(reqs ...*mpi.Request) error {
@@ -529,13 +538,10 @@ func (v *viaAM) get(off int, b []byte, wait bool) ([]*mpi.Request, error) {
 		}
 		return err
 	})
-	if err != nil || !wait {
-		return reqs, err
-	}
-	return nil, v.s.rt.am.wait(reqs...)
+	return v.s.rt.am.settle(reqs, err, wait)
 }
 
-// pack copies the blocks of a strided patch of b into one dense buffer.
+// packStrided copies the blocks of a strided patch of b into one dense buffer.
 func packStrided(b []byte, p Strided) []byte {
 	q := Strided{Count: p.Count, LocalStride: p.LocalStride, RemoteStride: make([]int, len(p.LocalStride))}
 	packedStrides(p.Count, q.RemoteStride)
@@ -573,10 +579,7 @@ func (v *viaAM) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 		}
 		return err
 	})
-	if err != nil || !wait {
-		return reqs, err
-	}
-	return nil, v.s.rt.am.wait(reqs...)
+	return v.s.rt.am.settle(reqs, err, wait)
 }
 
 // getS asks for a strided patch, which the owner sends packed and MPI
@@ -599,10 +602,7 @@ func (v *viaAM) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 		}
 		return err
 	})
-	if err != nil || !wait {
-		return reqs, err
-	}
-	return nil, v.s.rt.am.wait(reqs...)
+	return v.s.rt.am.settle(reqs, err, wait)
 }
 
 // lists calls f with runs of the pieces of vecs, each run of one IOVec and
