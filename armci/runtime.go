@@ -1,6 +1,7 @@
 package armci
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -138,25 +139,40 @@ func (rt *Runtime) setUp() error {
 
 // chooseRemote settles how parts on other nodes are reached and starts the
 // active-message server if that is the way; it is collective. The ranks
-// agree on the choice: RMA if any asks for it.
+// agree on the choice (RMA if any asks for it), and on refusing an unknown
+// one, named by WithRemote or GOGA_ARMCI_REMOTE on any rank.
 func (rt *Runtime) chooseRemote() error {
-	want := rt.remote
+	want, bad := rt.remote, ""
 	if want == RemoteAuto {
-		switch os.Getenv("GOGA_ARMCI_REMOTE") {
+		switch env := os.Getenv("GOGA_ARMCI_REMOTE"); env {
 		case "am":
 			want = RemoteAM
 		case "rma":
 			want = RemoteRMA
-		default:
+		case "":
 			want = RemoteAM
 			if d, err := os.ReadDir("/sys/class/infiniband"); err == nil && len(d) > 0 {
 				want = RemoteRMA
 			}
+		default:
+			bad = fmt.Sprintf("GOGA_ARMCI_REMOTE=%q; want am or rma", env)
 		}
+	} else if want != RemoteAM && want != RemoteRMA {
+		bad = fmt.Sprintf("WithRemote(%d); want RemoteAuto, RemoteAM or RemoteRMA", int(want))
 	}
-	all := []int{0}
-	if err := mpi.Allreduce(rt.comm, []int{int(want)}, all, mpi.Max); err != nil {
+	refused := 0
+	if bad != "" {
+		refused = rt.rank + 1
+	}
+	all := []int{0, 0}
+	if err := mpi.Allreduce(rt.comm, []int{int(want), refused}, all, mpi.Max); err != nil {
 		return err
+	}
+	if all[1] > 0 {
+		if bad == "" {
+			bad = fmt.Sprintf("rank %d asked for an unknown way", all[1]-1)
+		}
+		return argErr("Init", "remote", "%s", bad)
 	}
 	rt.remote = Remote(all[0])
 	if rt.remote != RemoteAM {

@@ -94,6 +94,19 @@ func testRemoteChoice(t *testing.T) {
 		}
 		must(t, rt.Finalize())
 	}
+	// An unknown way is refused on every process where the ranks span nodes.
+	if mpi.World().Size() > 2 {
+		_, err := armci.Init(mpi.World(), armci.WithNodes(pairs), armci.WithRemote(armci.Remote(7)))
+		wantErr(t, "Init with WithRemote(7)", err, "remote", nil)
+		os.Setenv("GOGA_ARMCI_REMOTE", "carrier-pigeon")
+		_, err = armci.Init(mpi.World(), armci.WithNodes(pairs))
+		os.Unsetenv("GOGA_ARMCI_REMOTE")
+		wantErr(t, "Init with GOGA_ARMCI_REMOTE=carrier-pigeon", err, "remote", nil)
+		// The world is usable after the refusals.
+		rt, err := armci.Init(mpi.World(), armci.WithNodes(pairs))
+		must(t, err)
+		must(t, rt.Finalize())
+	}
 }
 
 // testTransports checks that a segment over simulated nodes maps exactly

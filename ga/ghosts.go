@@ -275,45 +275,36 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 	defer pairs.flush()
 	// Pieces from parts this process does not map are asked for all at
 	// once and waited for at the end: across nodes each is a round trip.
-	var remote []*armci.Handle
-	defer func() {
-		for _, h := range remote {
-			h.Wait()
+	h, err := issued(func(keep func(*armci.Handle, error) error) error {
+		for i := range p.reads {
+			c := &p.reads[i]
+			b := box[T]{dst: local[c.dst:], dpitch: c.dpitch, spitch: c.spitch}
+			if c.owner < 0 {
+				b.src = local[c.src:]
+				pairs.copy(c.dir[:nd], c.count[:nd], b)
+				continue
+			}
+			if part, ok := armci.PartAs[T](a.faces, c.owner); ok {
+				b.src = part[half*c.half+c.src:]
+				pairs.copy(c.dir[:nd], c.count[:nd], b)
+				continue
+			}
+			s := armci.Strided{Count: []int{c.count[nd-1] * a.es}}
+			for d := nd - 2; d >= 0; d-- {
+				s.Count = append(s.Count, c.count[d])
+				s.LocalStride = append(s.LocalStride, c.dpitch[d]*a.es)
+				s.RemoteStride = append(s.RemoteStride, c.spitch[d]*a.es)
+			}
+			if err := keep(armci.NbGetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, s)); err != nil {
+				return err
+			}
 		}
-	}()
-	for i := range p.reads {
-		c := &p.reads[i]
-		b := box[T]{dst: local[c.dst:], dpitch: c.dpitch, spitch: c.spitch}
-		if c.owner < 0 {
-			b.src = local[c.src:]
-			pairs.copy(c.dir[:nd], c.count[:nd], b)
-			continue
-		}
-		if part, ok := armci.PartAs[T](a.faces, c.owner); ok {
-			b.src = part[half*c.half+c.src:]
-			pairs.copy(c.dir[:nd], c.count[:nd], b)
-			continue
-		}
-		s := armci.Strided{Count: []int{c.count[nd-1] * a.es}}
-		for d := nd - 2; d >= 0; d-- {
-			s.Count = append(s.Count, c.count[d])
-			s.LocalStride = append(s.LocalStride, c.dpitch[d]*a.es)
-			s.RemoteStride = append(s.RemoteStride, c.spitch[d]*a.es)
-		}
-		h, err := armci.NbGetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, s)
-		if err != nil {
-			return err
-		}
-		remote = append(remote, h)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	for len(remote) > 0 {
-		h := remote[0]
-		remote = remote[1:]
-		if err := h.Wait(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return h.Wait()
 }
 
 // makeFaces gives an array with ghost cells its buffer of faces, if it has

@@ -18,13 +18,16 @@ func (h *Handle) Wait() error {
 	if h == nil {
 		return errorf("NbWait", "", "nil handle")
 	}
+	// Every part completes, even after one fails: none is left in flight
+	// on the caller's buffer.
+	var first error
 	for _, x := range h.hs {
-		if err := x.Wait(); err != nil {
-			return err
+		if err := x.Wait(); err != nil && first == nil {
+			first = err
 		}
 	}
 	h.hs = nil
-	return nil
+	return first
 }
 
 // Test reports whether the operation is complete, without blocking (NGA_NbTest).
