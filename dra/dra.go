@@ -155,6 +155,14 @@ type Array[T ga.Elem] struct {
 // String names the array by its file.
 func (d *Array[T]) String() string { return "dra " + d.file }
 
+// path is the name of the file d's transfers go to.
+func (d *Array[T]) path() string {
+	if d.tmp != "" {
+		return d.tmp
+	}
+	return d.file
+}
+
 // group returns GA's default group and its communicator.
 func group(op, file string) (*ga.Pgroup, *mpi.Comm, error) {
 	pg := ga.PgroupGetDefault()

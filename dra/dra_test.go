@@ -169,6 +169,11 @@ func TestRoundTrip(t *testing.T) {
 			roundTrip[complex64](t, dir, dims)
 			roundTrip[complex128](t, dir, dims)
 		}
+		// Bands of several 1 MiB steps, on one process at least.
+		for _, dims := range [][]int{{400000}, {5, 300, 200}} {
+			roundTrip[float64](t, dir, dims)
+			roundTrip[int32](t, dir, dims)
+		}
 	})
 }
 

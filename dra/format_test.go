@@ -104,3 +104,72 @@ func TestTiles(t *testing.T) {
 		t.Errorf("errorf loses its sentinel")
 	}
 }
+
+// TestSteps: a band cut into steps is covered exactly, in order, by the
+// steps' rows, elements and runs, in 1 to 3 dimensions.
+func TestSteps(t *testing.T) {
+	for _, c := range []struct {
+		dims      []int
+		size      int // bytes a step, of float64
+		wantSteps int
+	}{
+		{[]int{100}, 80, 10},      // 1-D: 10 elements a step
+		{[]int{100}, 1 << 20, 1},  // all in one
+		{[]int{10, 7}, 3 * 56, 4}, // 3 rows a step, 10 rows
+		{[]int{10, 7}, 8, 10},     // a row at least
+		{[]int{6, 4, 5}, 250, 6},  // 160 B a row of the first dimension: 1 a step
+		{[]int{6, 4, 5}, 500, 2},  // 3 rows a step
+	} {
+		for np := 1; np <= 3; np++ {
+			for me := range np {
+				p := bandPlan(c.dims, make([]int, len(c.dims)), c.dims, me, np)
+				ss := p.steps(8, c.size)
+				if p.lo == nil {
+					if ss != nil {
+						t.Errorf("%v: empty band has steps", c.dims)
+					}
+					continue
+				}
+				if np == 1 && len(ss) != c.wantSteps {
+					t.Errorf("%v size %d: %d steps, want %d", c.dims, c.size, len(ss), c.wantSteps)
+				}
+				var runs []run
+				off, row := 0, p.lo[0]
+				for _, s := range ss {
+					if s.off != off || s.lo[0] != row || !slices.Equal(s.lo[1:], p.lo[1:]) || !slices.Equal(s.hi[1:], p.hi[1:]) {
+						t.Errorf("%v band %d/%d: step %+v does not follow at element %d, row %d", c.dims, me, np, s, off, row)
+					}
+					n := 0
+					for _, r := range s.runs {
+						n += r.n
+					}
+					if n != s.n || s.n != (s.hi[0]-s.lo[0]+1)*(p.total/(p.hi[0]-p.lo[0]+1)) {
+						t.Errorf("%v band %d/%d: step %+v holds %d elements in its runs", c.dims, me, np, s, n)
+					}
+					runs = append(runs, s.runs...)
+					off, row = off+s.n, s.hi[0]+1
+				}
+				if off != p.total || row != p.hi[0]+1 {
+					t.Errorf("%v band %d/%d: steps end at element %d row %d, band has %d rows to %d", c.dims, me, np, off, row, p.total, p.hi[0])
+				}
+				// The runs, merged where contiguous, are the band's.
+				if merged := mergeRuns(runs); !slices.Equal(merged, mergeRuns(p.runs)) {
+					t.Errorf("%v band %d/%d: steps' runs %v, band's %v", c.dims, me, np, merged, mergeRuns(p.runs))
+				}
+			}
+		}
+	}
+}
+
+// mergeRuns joins runs that follow one another in the file.
+func mergeRuns(rs []run) []run {
+	var m []run
+	for _, r := range rs {
+		if k := len(m) - 1; k >= 0 && m[k].file+m[k].n == r.file {
+			m[k].n += r.n
+			continue
+		}
+		m = append(m, r)
+	}
+	return m
+}

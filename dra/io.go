@@ -2,6 +2,7 @@ package dra
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"unsafe"
@@ -118,35 +119,166 @@ func view[T ga.Elem](p *plan, f *mpi.File, data int) error {
 }
 
 // moveBand writes buf, this process's band, through the view that view
-// set, or reads it. Where every band is one run of the file (p.rows), each
-// process moves its own with MPI_File_write_at or read_at: the collective
-// forms' two-phase exchange between the processes only adds copies there.
-// Otherwise the collective forms merge the processes' runs. It is
-// collective either way, as the choice is the same on every process.
+// set, or reads it, by a collective call that merges the processes' runs.
+// It serves the plans whose bands are not one run of the file each; those
+// move by pipe.
 func moveBand[T ga.Elem](p *plan, f *mpi.File, buf []T, write bool) error {
 	move, did := mpi.ReadAtAll[T], "read"
-	switch {
-	case write && p.rows:
-		move, did = mpi.WriteAt[T], "wrote"
-	case write:
+	if write {
 		move, did = mpi.WriteAtAll[T], "wrote"
-	case p.rows:
-		move = mpi.ReadAt[T]
 	}
 	n, err := move(f, 0, buf)
-	if err == nil && n != len(buf) {
-		err = fmt.Errorf("%s %d of %d elements", did, n, len(buf))
+	return counted(did, n, len(buf), err)
+}
+
+// counted is err, or an error if n of want elements moved.
+func counted(did string, n, want int, err error) error {
+	if err == nil && n != want {
+		err = fmt.Errorf("%s %d of %d elements", did, n, want)
 	}
 	return err
 }
 
-// sums adds the checksums of buf (the band, in file order) into the table
+// stepBytes is about the size of a step of pipe.
+const stepBytes = 1 << 20
+
+// step is a piece of a band that is one run of the file: its rows lo[0]
+// to hi[0] along the first dimension, n elements from element off of the
+// band.
+type step struct {
+	lo, hi []int
+	runs   []run
+	off, n int
+}
+
+// steps cuts p's band, one run of the file, along its first dimension
+// into steps of about size bytes (at least one row each).
+func (p *plan) steps(esize, size int) []step {
+	if p.lo == nil {
+		return nil
+	}
+	rows := p.hi[0] - p.lo[0] + 1
+	per := p.total / rows // elements in a row of the first dimension
+	k := max(1, size/(per*esize))
+	var ss []step
+	for r := 0; r < rows; r += k {
+		e := min(rows, r+k)
+		s := step{lo: slices.Clone(p.lo), hi: slices.Clone(p.hi), off: r * per, n: (e - r) * per}
+		s.lo[0], s.hi[0] = p.lo[0]+r, p.lo[0]+e-1
+		if len(p.lo) == 1 {
+			s.runs = []run{{p.runs[0].file + r, e - r}}
+		} else {
+			m := len(p.runs) / rows
+			s.runs = p.runs[r*m : e*m]
+		}
+		ss = append(ss, s)
+	}
+	return ss
+}
+
+// disk is the file side of a transfer: f, whose data starts at byte
+// data, and its name, for the hints.
+type disk struct {
+	f    *mpi.File
+	name string
+	data int
+}
+
+// move moves this process's band between g and the file through buf, and
+// gives sum (when not nil) each piece of the band, in file order, once it
+// is in buf. Every process makes the collective calls whatever failed
+// before them; the first failure is returned. A write's band that failed
+// to arrive from g is still written collectively: the failure discards the
+// file.
+func move[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum func([]run, []T)) error {
+	if sum == nil {
+		sum = func([]run, []T) {}
+	}
+	var err error
+	if write {
+		err = g.Pgroup().Sync() // the puts into g land before its band is read
+	}
+	if verr := view[T](p, dk.f, dk.data); err == nil {
+		err = verr
+	}
+	switch {
+	case err != nil && p.rows:
+		return err
+	case p.rows:
+		return pipe(dk, g, p, buf, write, sum)
+	case write:
+		if err == nil && p.lo != nil {
+			err = g.Get(p.lo, p.hi, buf, nil)
+		}
+		if err == nil {
+			sum(p.runs, buf)
+		}
+		if werr := moveBand(p, dk.f, buf, true); err == nil {
+			err = werr
+		}
+	default:
+		if rerr := moveBand(p, dk.f, buf, false); err == nil {
+			err = rerr
+		}
+		if err == nil {
+			sum(p.runs, buf)
+		}
+	}
+	return err
+}
+
+// pipe moves this process's band, one run of the file, in steps: a write
+// gets each step from g, sums it, writes it and starts its writeback, so
+// that the device works while the processor copies the next step (the
+// fsync at Close then waits for less); a read reads and sums step by step,
+// reads of 1 MiB taking the kernel's readahead best here. Each process
+// moves its own band with MPI_File_write_at or read_at (the collective
+// forms' two-phase exchange only adds copies here), so pipe makes no
+// collective call.
+func pipe[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum func([]run, []T)) error {
+	if p.lo == nil {
+		return nil
+	}
+	es := elemSize[T]()
+	var hint *os.File // for writeBehind: MPI keeps its descriptor to itself
+	if write {
+		if f, err := os.Open(dk.name); err == nil {
+			hint = f
+			defer f.Close()
+		}
+	}
+	for _, s := range p.steps(es, stepBytes) {
+		b := buf[s.off : s.off+s.n]
+		if !write {
+			n, err := mpi.ReadAt(dk.f, s.off, b)
+			if err := counted("read", n, len(b), err); err != nil {
+				return err
+			}
+			sum(s.runs, b)
+			continue
+		}
+		if err := g.Get(s.lo, s.hi, b, nil); err != nil {
+			return err
+		}
+		sum(s.runs, b)
+		n, err := mpi.WriteAt(dk.f, s.off, b)
+		if err := counted("wrote", n, len(b), err); err != nil {
+			return err
+		}
+		if hint != nil {
+			writeBehind(hint, dk.data+(p.runs[0].file+s.off)*es, s.n*es)
+		}
+	}
+	return nil
+}
+
+// sums adds the checksums of buf, the runs in file order, into the table
 // of tile sums of h.
-func sums[T ga.Elem](p *plan, h *header, buf []T, into []uint64) {
+func sums[T ga.Elem](runs []run, h *header, buf []T, into []uint64) {
 	nd := len(h.dims)
 	last, tl := h.dims[nd-1], h.tile[nd-1]
 	grid := h.tileGrid()
-	for _, r := range p.runs {
+	for _, r := range runs {
 		n := r.n
 		// The tile row of this run: its tile coordinates but the last.
 		k, rest := 0, r.file/last

@@ -70,25 +70,15 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	c := g.Pgroup().Comm()
 	dims := g.Dims()
 	p, err := planOf(op, file, g, make([]int, len(dims)), dims)
-	var buf []T
-	if err == nil {
-		buf = getBuffer[T](p.total)
-		defer putBuffer(buf)
-		if err = fetch(g, p, buf); err != nil {
-			err = errorf(op, file, err, "%v", err)
-		}
-	}
 	head := npyHeader[T](dims)
 	f, err := createPartial(op, c, file, len(head)+product(dims)*elemSize[T](), err)
 	if err != nil {
 		return err
 	}
 	herr := writeHead(op, c, f, file, head)
-	err = view[T](p, f, len(head))
-	if err == nil {
-		err = moveBand(p, f, buf, true)
-	}
-	if err != nil {
+	buf := getBuffer[T](p.total)
+	defer putBuffer(buf)
+	if err = move(disk{f, file + partial, len(head)}, g, p, buf, true, nil); err != nil {
 		err = errorf(op, file, err, "%v", err)
 	} else {
 		err = herr
@@ -196,10 +186,7 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 	if err == nil {
 		buf = getBuffer[T](p.total)
 		defer putBuffer(buf)
-		if err = view[T](p, f, info.data); err == nil {
-			err = moveBand(p, f, buf, false)
-		}
-		if err != nil {
+		if err = move(disk{f, file, info.data}, g, p, buf, false, nil); err != nil {
 			err = errorf(op, file, err, "%v", err)
 		}
 	}

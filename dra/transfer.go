@@ -96,16 +96,26 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 		return nil, after(err)
 	}
 	buf := getBuffer[T](p.total)
+	part := make([]uint64, len(d.h.sums)) // this process's share of the tiles' sums
+	dk := disk{d.f, d.path(), d.h.size}
+	sum := func(runs []run, b []T) { sums(runs, d.h, b, part) }
+	if err = move(dk, g, p, buf, write, sum); err != nil {
+		err = errorf(op, d.file, err, "%v", err)
+	}
 	r := &Request[T]{d: d, write: write}
-	var ferr error // a failure to fetch the band, agreed on with the I/O's
 	if write {
-		if ferr = d.band(op, g, p, buf, tiles); ferr != nil {
-			ferr = errorf(op, d.file, ferr, "%v", ferr)
+		putBuffer(buf)
+		total, serr := d.tileSums(part, tiles)
+		if err == nil && serr != nil {
+			err = errorf(op, d.file, serr, "%v", serr)
+		}
+		for i, k := range tiles {
+			d.h.sums[k] = total[i]
 		}
 		r.finish = func() error { return after(nil) }
 	} else {
 		r.finish = func() error {
-			err := d.verify(op, p, buf, tiles)
+			err := d.verify(op, part, tiles)
 			if err == nil {
 				err = d.fill(op, g, p, buf)
 			}
@@ -113,24 +123,12 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 			return after(err)
 		}
 	}
-	err = view[T](p, d.f, d.h.size)
-	if err == nil {
-		if write {
-			err = moveBand(p, d.f, buf, true)
-			putBuffer(buf)
-		} else {
-			err = moveBand(p, d.f, buf, false)
-		}
-	}
-	if err != nil {
-		err = errorf(op, d.file, err, "%v", err)
-	}
-	if ferr != nil {
-		err = ferr
-	}
 	if err = agree(c, op, d.file, err); err != nil {
 		if write && d.failed == nil {
 			d.failed = err
+		}
+		if !write {
+			putBuffer(buf)
 		}
 		return nil, after(err)
 	}
@@ -138,45 +136,16 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	return r, nil
 }
 
-// band fetches this process's band of g into buf and sets the checksums
-// of the tiles the box covers. A process that fails goes on with the
-// collective calls, and the transfer fails (and with it the file) when
-// its I/O is agreed on.
-func (d *Array[T]) band(op string, g *ga.Array[T], p *plan, buf []T, tiles []int) error {
-	err := fetch(g, p, buf)
-	total, rerr := d.tileSums(p, buf, tiles, err == nil)
-	if err == nil {
-		err = rerr
-	}
-	for i, k := range tiles {
-		d.h.sums[k] = total[i]
-	}
-	return err
-}
-
 // tileSums returns the checksums of the box's tiles (tiles[i]'s at i),
-// added up over the processes' bands in one Allreduce of those tiles
-// only; a process whose band holds nothing valid (ok false) adds 0.
-func (d *Array[T]) tileSums(p *plan, buf []T, tiles []int, ok bool) ([]uint64, error) {
-	part := make([]uint64, len(d.h.sums))
-	if ok {
-		sums(p, d.h, buf, part)
-	}
+// part's added up over the processes in one Allreduce of those tiles
+// only.
+func (d *Array[T]) tileSums(part []uint64, tiles []int) ([]uint64, error) {
 	mine := make([]uint64, len(tiles))
 	for i, k := range tiles {
 		mine[i] = part[k]
 	}
 	total := make([]uint64, len(tiles))
 	return total, mpi.Allreduce(d.comm, mine, total, mpi.Sum)
-}
-
-// fetch completes the puts into g, then gets this process's band of g.
-func fetch[T ga.Elem](g *ga.Array[T], p *plan, buf []T) error {
-	err := g.Pgroup().Sync()
-	if err == nil && p.lo != nil {
-		err = g.Get(p.lo, p.hi, buf, nil)
-	}
-	return err
 }
 
 // fill puts this process's band into g and syncs, so every process sees
@@ -200,9 +169,10 @@ func store[T ga.Elem](op, file string, g *ga.Array[T], p *plan, buf []T) error {
 	return nil
 }
 
-// verify checks the tiles a read covered against the table.
-func (d *Array[T]) verify(op string, p *plan, buf []T, tiles []int) error {
-	total, err := d.tileSums(p, buf, tiles, true)
+// verify checks the tiles a read covered, part being this process's
+// share of their sums, against the table.
+func (d *Array[T]) verify(op string, part []uint64, tiles []int) error {
+	total, err := d.tileSums(part, tiles)
 	if err != nil {
 		return errorf(op, d.file, err, "%v", err)
 	}
