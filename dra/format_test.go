@@ -173,3 +173,37 @@ func mergeRuns(rs []run) []run {
 	}
 	return m
 }
+
+// TestChecksumDefinition: the checksum is the sum the file format
+// defines, word by word, at any position and length, for 4- and 8-byte
+// words; and a pinned value keeps files written earlier readable.
+func TestChecksumDefinition(t *testing.T) {
+	key := func(p uint64) uint64 { return keys[p%(1<<keyBits)] + 2*mix(p>>keyBits) }
+	w := make([]uint64, 5000)
+	for i := range w {
+		w[i] = mix(uint64(i) * 7)
+	}
+	for _, c := range []struct{ pos, n int }{{0, 5000}, {1, 4999}, {1023, 3}, {1021, 2050}, {3 << 20, 777}, {5, 0}} {
+		var want uint64
+		for i, x := range w[:c.n] {
+			want += x * key(uint64(c.pos+i))
+		}
+		if got := sumWords(w[:c.n], uint64(c.pos)); got != want {
+			t.Errorf("64-bit words at %d, %d of them: %x, want %x", c.pos, c.n, got, want)
+		}
+		var want32 uint64
+		for i, x := range w[:c.n] {
+			want32 += uint64(uint32(x)) * key(uint64(c.pos+i))
+		}
+		u := make([]uint32, c.n)
+		for i := range u {
+			u[i] = uint32(w[i])
+		}
+		if got := sumWords(u, uint64(c.pos)); got != want32 {
+			t.Errorf("32-bit words at %d, %d of them: %x, want %x", c.pos, c.n, got, want32)
+		}
+	}
+	if got, want := sumWords(w, 12345), uint64(0x812ea2d4f98fae4c); got != want {
+		t.Errorf("sumWords(w, 12345) = %#x, pinned %#x: files written before would not read", got, want)
+	}
+}
