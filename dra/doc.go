@@ -44,19 +44,20 @@
 // of its rows): where every band is whole rows, each process writes its
 // own with MPI_File_write_at, since the collective form's two-phase
 // exchange only added copies there; otherwise one collective call
-// (MPI_File_write_at_all) merges the rows. A read is the reverse
-// (MPI_File_read_at or read_at_all, then Put), and the band reaches
-// the global array, in Wait, only when every checksum matches, so a
-// failed read leaves the array unchanged. This is DRA's own scheme (the
-// GA paper's Fig. 16: the section cut among I/O processes, the global
-// array's data moved to their buffers). Each process writing the blocks
-// it owns, the first design, was measured at 0.4 of dd's speed: a 2048 ×
-// 2048 float64 array on 2 processes is cut in column blocks, and Open MPI
-// 4.1.4 wrote each process's part as 2048 pwrites of 8 KiB. The bands, on
-// a quiet machine (gabench, 2 ranks, 32 MiB, best of 3 per run, 5 runs):
-// writes 0.30-0.67 of dd's speed (fsync included both ways), reads
-// 0.64-0.70; a write's own MPI_File_write_at took 6 ms in some repetitions
-// and 40 ms in others, and the rename over the previous file 6 ms.
+// (MPI_File_write_at_all) merges the rows. A band of whole rows moves in
+// steps of 1 MiB: each step is fetched, summed, written, and its writeback
+// started (sync_file_range), so that the device writes while the
+// processor copies the next step and Close's fsync waits for less; a
+// read reads and sums step by step (reads of 1 MiB took the kernel's
+// readahead best here). A read is the reverse (MPI_File_read_at or
+// read_at_all, then Put), and the band reaches the global array, in Wait,
+// only when every checksum matches, so a failed read leaves the array
+// unchanged. This is DRA's own scheme (the GA paper's Fig. 16: the section
+// cut among I/O processes, the global array's data moved to their
+// buffers). Each process writing the blocks it owns, the first design, was
+// measured at 0.4 of dd's speed: a 2048 × 2048 float64 array on 2
+// processes is cut in column blocks, and Open MPI 4.1.4 wrote each
+// process's part as 2048 pwrites of 8 KiB.
 //
 // The I/O is done when the transfer call returns; Wait does the rest (a
 // read's checks and copy, a section's copy), so the API keeps DRA's
@@ -178,17 +179,34 @@
 //	bands (eea3142), 2nd run   15         63       1333     0.05     338      1421    0.24
 //	bands, fewer rounds         18-21    51-568  977-1579     -     526-904 1504-1755   -
 //	  (989eddf, 4 runs)
+//	bands, independent I/O      <1     -          -     0.30-0.67    -         -    0.64-0.70
+//	  (0315a75, 5 runs)
+//	bands in 1 MiB steps,       <1.2  1441-1615 1461-1517 0.95-1.08 1147-1427 1504-1813 0.72-0.79
+//	  write-behind (ce64ab6, 6 runs)
 //
-// Measured 2026-11-25 on the shared 2-core machine while another
-// engineer's tests kept its load at 15 to 21 from 02:00 on: a
+// The loaded rows were measured on 2026-11-25 while another engineer's
+// tests kept the shared 2-core machine's load at 15 to 21: a
 // single-process dd is barely touched, while two MPI processes that poll
 // for each other at every collective step lose whole scheduler slices (one
-// write took 3 s where it takes 50 ms), so the figures under load say
-// little, and the 0.7 target is not shown. Unloaded, the first design was
-// at 0.38 and 0.51, for reasons found by strace and timing: the default
-// distribution of 2048 × 2048 on 2 processes is column blocks, written as
-// 2048 pwrites of 8 KiB per process (hence bands, contiguous in the
-// file); checksums took 22 ms per 16 MiB (hence the multiply-add sum, 2
-// ms); fsync (23-30 ms against dd's 17) and the rename over the previous
-// 32 MiB file (7-10 ms, as dd's truncation of it) are the floor.
+// write took 3 s where it takes 50 ms), so they say little. Unloaded, the
+// first design was at 0.38 and 0.51, for reasons found by strace and
+// timing: the default distribution of 2048 × 2048 on 2 processes is column
+// blocks, written as 2048 pwrites of 8 KiB per process (hence bands,
+// contiguous in the file); checksums took 22 ms per 16 MiB (hence the
+// multiply-add sum, about 1 ms).
+//
+// Where the time goes now (one repetition, 2 ranks): a write is the band's
+// fetch and sums and its write to the page cache, 8-9 ms together, then
+// fsync and close 6-7 ms (it was 15 ms before the write-behind; dd's whole
+// write with fsync takes 21 ms); a read is Open 0.6 ms, the reads and
+// sums 19-22 ms (two 16 MiB streams from the device take 19 ms in a plain
+// Go program, one 32 MiB stream 18 ms), then Wait 3-5 ms, almost all of it
+// the Put of the band into the global array (1.3 ms for the same Put in a
+// loop, 3-4 ms here after the file I/O). Tried and not kept: readahead of
+// the whole band (posix_fadvise WILLNEED: 1-3 ms slower), a goroutine
+// summing each step while the next is read (no difference beyond noise), a
+// checksum loop of four chains (slower than the two of sumWords), and
+// holding the replaced file open across the rename to free its blocks in
+// the background (the rename over a 32 MiB file takes 6-8 ms, freeing its
+// cached pages; in the background that cost moved to the next Open).
 package dra
