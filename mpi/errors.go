@@ -49,6 +49,7 @@ func argErr(op, arg, format string, a ...any) error {
 
 // check turns an MPI return code into an error.
 func check(op string, rc int) error {
+	pace()
 	if rc == cgo.Success {
 		return nil
 	}
