@@ -141,39 +141,50 @@
 // them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp), alternating with
 // ARMCI-MPI's and GA C's benchmarks under the same flags, and prints what
 // two-sided MPI does between the same two ranks. Medians of 3 runs on
-// 2026-11-25, active messages, on a quiet 2-core virtual machine:
+// 2026-11-25 (after 0e52fa6: MPI calls pace themselves and the server
+// reschedules itself, see package mpi), active messages, on a quiet 2-core
+// virtual machine:
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        1.87 µs  25.3 µs     round trip 14.8 µs     within 2x: met
-//	get 8 B                       19.7 µs   25.6 µs     round trip 14.8 µs     within 2x: met
-//	acc 8 B                        2.57 µs  44.5 µs     round trip 14.8 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.112    0.062 Mop/s 1/(2 round trips) 0.034 met
-//	put 8 MiB                     4500      1920 MB/s   two-sided 3985 MB/s    0.8x: 1.13x, met
-//	get 8 MiB                     3940      2310 MB/s   two-sided 3985 MB/s    0.8x: 0.99x, met
-//	put 2 MiB                     5750      1960 MB/s   two-sided 4879 MB/s    0.8x: 1.18x, met
-//	get 2 MiB                     4220      2360 MB/s   two-sided 4879 MB/s    0.8x: 0.87x, met
-//	acc 8 MiB                     3120       940 MB/s   two-sided 3985 MB/s    (adds too: 0.78x)
-//	put/get/acc 2-D, 128 B-8 MiB  3.7-168x faster than ARMCI-MPI
-//	barrier                        8.35 µs   5.09 µs                           missed: 0.61x
+//	put 8 B                        1.74 µs  26.1 µs     round trip 8.86 µs     within 2x: met
+//	get 8 B                       13.6 µs   26.4 µs     round trip 8.86 µs     within 2x: met
+//	acc 8 B                        3.17 µs  44.9 µs     round trip 8.86 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.136    0.062 Mop/s 1/(2 round trips) 0.056 met
+//	put 8 MiB                     4990      1830 MB/s   two-sided 3960 MB/s    0.8x: 1.26x, met
+//	get 8 MiB                     5020      2360 MB/s   two-sided 3960 MB/s    0.8x: 1.27x, met
+//	put 2 MiB                     6670      2000 MB/s   two-sided 5122 MB/s    0.8x: 1.30x, met
+//	get 2 MiB                     6180      2420 MB/s   two-sided 5122 MB/s    0.8x: 1.21x, met
+//	acc 8 MiB                     3450       950 MB/s   two-sided 3960 MB/s    (adds too: 0.87x)
+//	put/get/acc 2-D, 128 B-8 MiB  5.4-156x faster than ARMCI-MPI
+//	barrier                        6.92 µs   5.16 µs                           missed: 0.75x
 //
 // Every contiguous and 2-D put, get and accumulate is faster than
-// ARMCI-MPI's at every size (1.2x to 168x); only the barrier trails, and a
-// plain MPI_Barrier from Go measured 5-9 µs on the same nodes against C's 5.
-// Before active messages, over MPI RMA (osc ucx), an 8-byte put took 104 µs,
-// a get 183 µs, an accumulate 505 µs and a fetch-and-add 113 µs.
+// ARMCI-MPI's at every size (1.7x to 156x); only the barrier trails. The
+// run before pacing (same day, 3 runs) had a round trip of 14.8 µs, get 8 B
+// 19.7 µs, put 8 MiB 4500 MB/s and the barrier at 8.35 µs (0.61x). A plain
+// MPI_Barrier loop from Go measured 5.6-6.3 µs with pacing against C's
+// 5.0-5.5; the rest of armci's barrier is its fence. Before active
+// messages, over MPI RMA (osc ucx), an 8-byte put took 104 µs, a get 183
+// µs, an accumulate 505 µs and a fetch-and-add 113 µs.
 //
 // Through ga on the same nodes (gabench against GA C, which did not finish
 // in 150 s in any run: what it did not print counts as beaten), every
-// transfer but gets of 512 B and 4 KiB (0.98x, ties) is faster, and so are
-// the solvers (LuSolve 12-14x), dgemm, transpose and the norms; sync (0.53x),
-// the ghost update (224 µs against 79: 0.35x; six round trips per update,
-// each 20-35 µs with both ranks asking and serving at once), ddot (0.77x)
-// and the element-wise multiply (0.72x) trail. cmd/demo on 2 + 2 ranks takes
-// 0.278 s with its regular layout against 0.227 s block-cyclic (1.22x,
-// target 1.5x; 8-13 s before).
+// transfer but the get of 4 KiB (0.94x; 1.2-1.3x at 8 B-512 B) is faster,
+// and so are the solvers (LuSolve 13-14x), dgemm (1.6-2.3x), transpose and
+// the norms. Trailing: sync 6.46 µs against 5.18 (0.80x; 0.53x before
+// pacing), the ghost update 126 µs against 79 (0.63x; 224 µs before), ddot
+// (0.89x), the element-wise multiply (0.71x) and select_elem (0.85x). The
+// last three are local passes between syncs; goga's local pass over the
+// same memory is 2.1-2.3 ms on one node and 2.9-4.0 ms on the simulated
+// nodes, in plain Go and in its C kernels alike, for a cause not found
+// (pacing the kernels did not change it; neither did armci's remote
+// choice). cmd/demo on 2 + 2 ranks takes 0.277 s with its regular layout
+// against 0.245 s block-cyclic (1.13x, target 1.5x; 8-13 s before active
+// messages).
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
-// good); a server that always spins (the ghost update went from 300-360 to
+// good); a server locked to its thread that reschedules itself (each
+// reschedule a hand-over between threads: the ghost update at 199-350 µs); a server that always spins (the ghost update went from 300-360 to
 // 214 µs, the element-wise multiply lost 14%); shorter sleeps when
 // idle (no gain); blocking sends and receives in the server (4 ms stalls,
 // see amServer.send).
