@@ -106,7 +106,10 @@
 //   - Threads. Init requests MPI_THREAD_MULTIPLE, which Open MPI provides, so
 //     any goroutine, on any OS thread, may make MPI calls; no LockOSThread is
 //     needed. A goroutine blocked in an MPI call holds its OS thread but not a
-//     Go P, so other goroutines keep running.
+//     Go P, so other goroutines keep running. A goroutine that makes MPI calls
+//     back to back is rescheduled (runtime.Gosched) every 2 ms by the calls
+//     themselves: otherwise, once it has run 10 ms, Go's sysmon takes its P
+//     at every tick that finds it inside MPI (pace.go has the figures).
 //   - GOMAXPROCS. mpirun binds each rank to one core when the ranks do not
 //     outnumber the cores, and the Go runtime then sets GOMAXPROCS to 1; with
 //     --oversubscribe (or --bind-to none) a rank sees every core. Both work;
