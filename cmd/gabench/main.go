@@ -5,7 +5,10 @@
 //	./mpirun.sh -np 2 bin/gabench
 //
 // It prints one TSV line per figure (metric, size, value, unit) from rank 0,
-// which drives all one-sided traffic into rank 1's block.
+// which drives all one-sided traffic into rank 1's block. Figures gabench.c
+// does not print are limits measured in the same run (names with _limit_),
+// goga-only variants, and on one node armci's own small transfers and
+// fetch-and-add (armci_*, limits.go), for ga's cost per call.
 package main
 
 import (
@@ -287,6 +290,12 @@ func run() error {
 		if err := inPlaceSolve(n); err != nil {
 			return err
 		}
+	}
+	if err := armciSide(); err != nil {
+		return err
+	}
+	if err := memcpyLimit(); err != nil {
+		return err
 	}
 	if err := ghostUpdate(); err != nil {
 		return err
