@@ -193,7 +193,7 @@
 // timing: the default distribution of 2048 × 2048 on 2 processes is column
 // blocks, written as 2048 pwrites of 8 KiB per process (hence bands,
 // contiguous in the file); checksums took 22 ms per 16 MiB (hence the
-// multiply-add sum, about 1 ms).
+// multiply-add sum, 1-2 ms).
 //
 // Where the time goes now (one repetition, 2 ranks): a write is the band's
 // fetch and sums and its write to the page cache, 8-9 ms together, then

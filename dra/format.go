@@ -299,7 +299,8 @@ var keys = func() (k [1 << keyBits]uint64) {
 // tile can be computed by whoever holds that part and the parts added up,
 // in any order (an Allreduce), and a word of zeros adds nothing, so a new
 // file's tiles all have the sum 0. It guards against damage, not against
-// tampering. One multiply-add per word: 16 MiB take about 2 ms here.
+// tampering. One multiply-add per word: 16 MiB take 1.1 ms here with the
+// words in cache, about 2 ms straight after the read that brought them.
 func sumWords[W uint32 | uint64](w []W, pos uint64) uint64 {
 	var s0, s1 uint64
 	for len(w) > 0 {
