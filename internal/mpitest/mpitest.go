@@ -473,7 +473,8 @@ func Launch(s LaunchSpec) (Result, error) {
 		s.Timeout = defaultTimeout()
 	}
 	tag := "--tag-output"
-	env := append(os.Environ(), envChild+"=1")
+	// GOTRACEBACK=all: a hung job's ranks print every goroutine (dumpRanks).
+	env := append(os.Environ(), envChild+"=1", "GOTRACEBACK=all")
 	if MPICH() {
 		// Hydra's spelling, and its launcher rather than Open MPI's
 		// mpirun, which mpirun.sh finds first where both are installed.
@@ -498,8 +499,12 @@ func Launch(s LaunchSpec) (Result, error) {
 	// alone, it ran on with the job: an MPICH job of the armci tests left
 	// three ranks spinning for an hour.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	// On timeout, end the whole process group: mpirun and every rank it started.
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// On timeout, have the ranks say where they stand, then end the whole
+	// process group: mpirun and every rank it started.
+	cmd.Cancel = func() error {
+		dumpRanks(cmd.Process.Pid, prog)
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err = cmd.Run()

@@ -171,6 +171,13 @@ func TestLauncher(t *testing.T) {
 		if d := time.Since(start); d > 20*time.Second {
 			t.Fatalf("killing the hung job took %v", d)
 		}
+		// Each rank said where it stood before it was killed: rank 0 in
+		// its sleep, rank 1 in the barrier that waits for it.
+		for _, want := range []string{"SIGQUIT", "time.Sleep", "mpi.(*Comm).Barrier"} {
+			if !strings.Contains(res.Output, want) {
+				t.Errorf("the hung job's output lacks %q\n%s", want, res.Output)
+			}
+		}
 		ranksGone(t, dir, res.Output)
 	})
 }

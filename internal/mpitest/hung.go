@@ -1,0 +1,69 @@
+package mpitest
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// dumpRanks asks every rank of a hung job for its goroutines' stacks before
+// the job is killed: a hang is only worth its 300 s when its output says where
+// each rank stood. It sends SIGQUIT to the processes that descend from the
+// launcher and run prog (Go ranks print every goroutine's stack under
+// GOTRACEBACK=all and exit), then gives the launcher a moment to forward what
+// they printed. The launcher itself is not signalled: it would die before
+// forwarding.
+func dumpRanks(launcher int, prog string) {
+	want, err := filepath.EvalSymlinks(prog)
+	if err != nil {
+		return
+	}
+	sent := 0
+	for _, pid := range descendants(launcher) {
+		exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+		if err == nil && exe == want && syscall.Kill(pid, syscall.SIGQUIT) == nil {
+			sent++
+		}
+	}
+	if sent > 0 {
+		time.Sleep(3 * time.Second)
+	}
+}
+
+// descendants lists the processes below pid, from /proc: the ranks of both
+// simulated nodes hang below mpirun, through the remote-shell agent.
+func descendants(pid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The command name, in parentheses, may hold spaces: the fields
+		// after its closing parenthesis are state, then the parent's pid.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) < 2 {
+			continue
+		}
+		if ppid, err := strconv.Atoi(fields[1]); err == nil {
+			children[ppid] = append(children[ppid], p)
+		}
+	}
+	var out []int
+	for queue := children[pid]; len(queue) > 0; queue = queue[1:] {
+		out = append(out, queue[0])
+		queue = append(queue, children[queue[0]]...)
+	}
+	return out
+}
