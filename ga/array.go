@@ -54,6 +54,9 @@ type Array[T Elem] struct {
 	faces     *armci.Segment
 	facesHalf int
 	plan      *ghostPlan // UpdateGhosts' copies, from its first call on
+	// corners places each block for quick (quick.go); nil for arrays of
+	// many blocks.
+	corners []corner
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's
@@ -228,6 +231,7 @@ func placed[T Elem](g *group, name string, m layout.Map, place bool) *Array[T] {
 	var z T
 	a := &Array[T]{g: g, name: name, dims: m.Dims, m: m, es: int(unsafe.Sizeof(z))}
 	if place {
+		a.corners = cornersOf(&a.m)
 		me := g.rank
 		if lo, hi, ok := m.Block(me); ok {
 			a.lo, a.hi = lo, hi

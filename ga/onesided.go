@@ -11,6 +11,10 @@ import (
 // order with leading dimensions ld (nil: packed). It returns when buf may be
 // reused; the data may still be on its way (see Fence and Sync).
 func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
+	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
+		a.note(r, &a.g.stats.Put, n*a.es)
+		return armci.Put(a.seg, r, off*a.es, buf[:n])
+	}
 	var b layout.Buffer
 	if err := a.transfer("Put", lo, hi, ld, len(buf), &b); err != nil {
 		return err
@@ -29,6 +33,10 @@ func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 // A read_only array is read from its node's copy (see SetProperty).
 func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 	a = a.source()
+	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
+		a.note(r, &a.g.stats.Get, n*a.es)
+		return armci.Get(a.seg, r, off*a.es, buf[:n])
+	}
 	var b layout.Buffer
 	if err := a.transfer("Get", lo, hi, ld, len(buf), &b); err != nil {
 		return err
@@ -46,6 +54,10 @@ func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 // Acc adds alpha·buf to the patch [lo, hi] (NGA_Acc), atomically per element
 // with respect to other accumulates. It returns when buf may be reused.
 func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
+	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
+		a.note(r, &a.g.stats.Acc, n*a.es)
+		return armci.Acc(a.seg, r, off*a.es, buf[:n], alpha)
+	}
 	var b layout.Buffer
 	if err := a.transfer("Acc", lo, hi, ld, len(buf), &b); err != nil {
 		return err
@@ -64,23 +76,28 @@ func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 // (NGA_Read_inc): the shared counter of dynamic load balancing. The array
 // must hold int32 or int64.
 func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
-	if err := a.checkPatch("ReadInc", sub, sub); err != nil {
-		return 0, err
-	}
-	// Refuse before anything moves or is counted.
 	var z T
-	switch any(z).(type) {
-	case int64:
-	case int32:
-		if inc < math.MinInt32 || inc > math.MaxInt32 {
-			return 0, errorf("ReadInc", a.name, "increment %d does not fit the array's int32 elements", inc)
+	_, wide := any(z).(int64)
+	rank, off, _, ok := a.quick(sub, sub, nil, 1)
+	off *= a.es
+	if !ok || !wide {
+		if err := a.checkPatch("ReadInc", sub, sub); err != nil {
+			return 0, err
 		}
-	default:
-		return 0, errorf("ReadInc", a.name, "element type %T is not an integer (int32 or int64)", z)
+		// Refuse before anything moves or is counted.
+		switch any(z).(type) {
+		case int64:
+		case int32:
+			if inc < math.MinInt32 || inc > math.MaxInt32 {
+				return 0, errorf("ReadInc", a.name, "increment %d does not fit the array's int32 elements", inc)
+			}
+		default:
+			return 0, errorf("ReadInc", a.name, "element type %T is not an integer (int32 or int64)", z)
+		}
+		rank, off = a.element(sub)
 	}
-	rank, off := a.element(sub)
 	a.note(rank, &a.g.stats.ReadInc, a.es)
-	if _, ok := any(z).(int64); ok {
+	if wide {
 		return armci.FetchAdd(a.seg, rank, off, inc)
 	}
 	old, err := armci.FetchAdd(a.seg, rank, off, int32(inc))

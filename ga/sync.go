@@ -19,25 +19,25 @@ type fenceState struct {
 type maskState struct{ begin, end bool }
 
 // note counts one call of an operation that moves bytes to or from rank's
-// block, for PrintStats, and records its target for Fence.
-func (a *Array[T]) note(rank int, count *opCounter, bytes int) {
-	a.countCall(count)
-	a.notePiece(rank, count, bytes)
-}
+// block in one piece, for PrintStats, and records its target for Fence.
+func (a *Array[T]) note(rank int, count *opCounter, bytes int) { a.tally(rank, count, 1, bytes) }
 
 // countCall counts one call of an operation, however many blocks it touches
 // (GA_Print_stats reports calls, not pieces).
 func (a *Array[T]) countCall(count *opCounter) { count.calls.Add(1) }
 
 // notePiece counts the bytes one piece of an operation moves to or from rank's
-// block, and records rank as a target for Fence. Only an InitFence in
-// progress takes the group's lock.
-func (a *Array[T]) notePiece(rank int, count *opCounter, bytes int) {
+// block, and records rank as a target for Fence.
+func (a *Array[T]) notePiece(rank int, count *opCounter, bytes int) { a.tally(rank, count, 0, bytes) }
+
+// tally counts calls and bytes to or from rank's block. Only an InitFence
+// in progress takes the group's lock.
+func (a *Array[T]) tally(rank int, count *opCounter, calls, bytes int) {
 	g := a.g
 	if rank == g.rank {
-		count.local.Add(int64(bytes))
+		count.local.add(calls, bytes)
 	} else {
-		count.remote.Add(int64(bytes))
+		count.remote.add(calls, bytes)
 	}
 	if g.fence.depth.Load() > 0 {
 		g.mu.Lock()

@@ -1,0 +1,146 @@
+package ga
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/goga-hpc/goga/internal/layout"
+	"github.com/goga-hpc/goga/internal/mpitest"
+)
+
+// TestQuick checks quick against the general path's own placement: for
+// random patches, leading dimensions and buffer sizes on every kind of
+// distribution, quick takes exactly the calls that are valid, single-owner,
+// contiguous and packed, and places them where locate does.
+func TestQuick(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		if err := Init(); err != nil {
+			mpitest.Fatalf(t, "Init: %v", err)
+		}
+		defer Terminate()
+		n := Nnodes()
+		kinds := []struct {
+			name string
+			b    *Builder[float64]
+		}{
+			{"regular1d", New[float64](37)},
+			{"regular2d", New[float64](9, 14)},
+			{"regular3d", New[float64](5, 6, 7)},
+			{"irregular", New[float64](10, 8).Irregular([]int{0, 6}[:min(2, n)], []int{0, 5}[:min(2, max(1, n/2))])},
+			{"ghosts", New[float64](11, 9).Ghosts(2, 1)},
+			{"blockcyclic", New[float64](13, 10).BlockCyclic(4, 3)},
+			{"scalapack", New[float64](13, 10).BlockCyclicGrid([]int{4, 3}, []int{1, n})},
+			{"tiled", New[float64](13, 10).SetTiledProcGrid([]int{4, 3}, []int{n, 1})},
+			{"restricted", New[float64](12, 7).SetRestricted(n - 1)},
+		}
+		rng := rand.New(rand.NewPCG(7, uint64(Nodeid())))
+		for _, k := range kinds {
+			a, err := k.b.Name(k.name).Allocate()
+			if err != nil {
+				mpitest.Fatalf(t, "%s: %v", k.name, err)
+			}
+			if a.corners == nil {
+				t.Errorf("%s: no corner table", k.name)
+			}
+			took := 0
+			for range 3000 {
+				nd := len(a.dims)
+				lo, hi := make([]int, nd), make([]int, nd)
+				for d, e := range a.dims {
+					// Mostly inside, sometimes past either end or reversed.
+					lo[d], hi[d] = rng.IntN(e+2)-1, rng.IntN(e+2)-1
+					if rng.IntN(4) > 0 && lo[d] > hi[d] {
+						lo[d], hi[d] = hi[d], lo[d]
+					}
+				}
+				var ld []int
+				switch rng.IntN(3) {
+				case 1:
+					ld = make([]int, nd-1)
+					for d := range ld {
+						ld[d] = hi[d+1] - lo[d+1] + 1
+					}
+				case 2:
+					ld = make([]int, nd-1)
+					for d := range ld {
+						ld[d] = hi[d+1] - lo[d+1] + 1 + rng.IntN(2)
+					}
+				}
+				bufLen := rng.IntN(200)
+				rank, off, need, ok := a.quick(lo, hi, ld, bufLen)
+				want, wrank, woff, wneed := a.quickByGeneralPath(lo, hi, ld, bufLen)
+				if ok != want || ok && (rank != wrank || off != woff || need != wneed) {
+					t.Fatalf("%s lo %v hi %v ld %v buffer %d: quick = %d, %d, %d, %v; general path: %d, %d, %d, %v",
+						k.name, lo, hi, ld, bufLen, rank, off, need, ok, wrank, woff, wneed, want)
+				}
+				if ok {
+					took++
+				}
+			}
+			if took == 0 {
+				t.Errorf("%s: quick took none of the patches", k.name)
+			}
+			must(t, a.Destroy())
+		}
+	})
+}
+
+// quickByGeneralPath is what quick must answer, from the checks, the
+// single-owner test and the placement that the general path uses.
+func (a *Array[T]) quickByGeneralPath(lo, hi, ld []int, n int) (ok bool, rank, off, need int) {
+	var b layout.Buffer
+	if a.transfer("Put", lo, hi, ld, n, &b) != nil || !packed(lo, hi, ld) {
+		return false, 0, 0, 0
+	}
+	c, single := a.single(lo, hi)
+	if !single {
+		return false, 0, 0, 0
+	}
+	l := a.locate(c, lo)
+	if !a.contiguous(&l, lo, hi, &b) {
+		return false, 0, 0, 0
+	}
+	return true, l.rank, l.off, b.Need
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		mpitest.Fatalf(t, "unexpected error: %v", err)
+	}
+}
+
+// TestTally checks the packed statistics counter: exact totals across its
+// drains, for adds too large to pack, and under goroutines racing.
+func TestTally(t *testing.T) {
+	var c tally
+	for range 1000 {
+		c.add(1, 1<<31) // drains every 256 adds
+	}
+	c.add(0, 5)
+	c.add(1, 3<<32) // too large to pack
+	if calls, bytes := c.read(); calls != 1001 || bytes != 1000<<31+5+3<<32 {
+		t.Errorf("tally read %d calls, %d bytes; want 1001, %d", calls, bytes, int64(1000<<31+5+3<<32))
+	}
+	if c.calls.Load() == 0 {
+		t.Errorf("the tally never drained")
+	}
+	var r tally
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20000 {
+				r.add(i%2, 1<<30+g)
+			}
+		})
+	}
+	wg.Wait()
+	var want int64
+	for g := range 8 {
+		want += 20000 * int64(1<<30+g)
+	}
+	if calls, bytes := r.read(); calls != 8*10000 || bytes != want {
+		t.Errorf("racing goroutines: tally read %d calls, %d bytes; want %d, %d", calls, bytes, 8*10000, want)
+	}
+}
