@@ -155,41 +155,16 @@ func (a *Array[T]) updateGhosts(op string, l *args, check error, want func(dir [
 			p = a.planGhosts(want)
 		case p == nil:
 			p = a.planGhosts(func([]int) bool { return true })
-			// Whether any process reads a mapped neighbour's faces,
-			// worked out once for the kept plan: if none does, pushing
-			// updates need no barrier between packing and reading.
-			v := []int64{0}
-			for _, c := range p.reads {
-				if c.owner >= 0 && !c.far {
-					v[0] = 1
-				}
-			}
-			if err := a.g.rt.AllMax(v); err != nil {
-				return errorf(op, a.name, "%v", err)
-			}
-			p.pullFree = v[0] == 0
 			a.plan = p
 		}
-		// Pushing needs the closing sync to complete the pushes before
-		// anyone reads a halo: a call whose closing sync MaskSync masked
-		// pulls everything (every process masks alike).
-		a.g.mu.Lock()
-		push := a.g.mask.end
-		a.g.mu.Unlock()
-		return a.exchangeGhosts(op, local, p, push)
+		return a.exchangeGhosts(op, local, p)
 	})
 }
 
 // ghostPlan is what an update copies on this process, worked out from the
 // layout once: the faces it packs for its neighbours, then the pieces of
-// its halo; and the faces it may instead write straight into the halos of
-// neighbours it does not map (pushes), whose reads of them are then left
-// out. pullFree says, for the kept plan only, that no process of the group
-// reads a neighbour's faces through shared memory when pushing.
-type ghostPlan struct {
-	packs, reads, pushes []ghostCopy
-	pullFree             bool
-}
+// its halo.
+type ghostPlan struct{ packs, reads []ghostCopy }
 
 // ghostCopy is one box an update copies: the face or piece in direction
 // dir, of extents count, from element src (of this process's storage for a
@@ -197,14 +172,12 @@ type ghostPlan struct {
 // to element dst (of the buffer of faces for a pack, of the storage for a
 // read), with the pitches of both sides. half is the length of a half of
 // the buffer of faces involved, where the second half's copy of the face
-// starts. far marks a pack for, or a read from, a process this one does not
-// map. A push copies from this process's storage to owner's.
+// starts.
 type ghostCopy struct {
 	dir, count     [MaxDim]int
 	src, dst       int
 	spitch, dpitch [MaxDim]int
 	owner, half    int
-	far            bool
 }
 
 // planGhosts works out the copies of an update of the pieces in the
@@ -232,21 +205,11 @@ func (a *Array[T]) planGhosts(want func(dir []int) bool) *ghostPlan {
 			return
 		}
 		f := a.m.Face(me, dir)
-		owner := a.m.BlockOwner(r)
-		c := ghostCopy{src: offsetOf(f.At, pitch[:nd]), dst: f.Off, spitch: pitch, half: a.facesLen(me), owner: owner, far: !a.faces.Mapped(owner)}
+		c := ghostCopy{src: offsetOf(f.At, pitch[:nd]), dst: f.Off, spitch: pitch, half: a.facesLen(me)}
 		copy(c.dir[:], dir)
 		copy(c.count[:], f.Count)
 		pitchesOf(f.Count, c.dpitch[:nd])
 		p.packs = append(p.packs, c)
-		if c.far {
-			// The same face, from the storage into the neighbour's halo.
-			gp, _ := a.m.Ghost(r, back)
-			var rext [MaxDim]int
-			a.m.Place(a.m.BlockCoords(r), nil, rext[:nd])
-			pitchesOf(rext[:nd], c.dpitch[:nd])
-			c.dst = offsetOf(gp.At, c.dpitch[:nd])
-			p.pushes = append(p.pushes, c)
-		}
 	})
 	a.eachGhost(want, func(dir []int, gp layout.GhostPiece, at int, _ []int) error {
 		c := ghostCopy{dst: at, dpitch: pitch, owner: -1}
@@ -260,7 +223,6 @@ func (a *Array[T]) planGhosts(want func(dir []int) bool) *ghostPlan {
 				back[d] = -s
 			}
 			c.owner, c.src, c.half = owner, a.m.Face(q, back).Off, a.facesLen(q)
-			c.far = !a.faces.Mapped(owner)
 			pitchesOf(c.count[:nd], c.spitch[:nd])
 		} else {
 			var from [MaxDim]int
@@ -282,42 +244,19 @@ func (a *Array[T]) planGhosts(want func(dir []int) bool) *ghostPlan {
 // several times the cost of the copy. So each process first packs the
 // faces its neighbours read into a buffer of its own, and after a barrier
 // every process copies each of its pieces from the neighbour's buffer,
-// where it is contiguous, into its halo. All processes take part, those
-// that own nothing included.
-//
-// A neighbour this process does not map (on another node) is served the
-// other way when push is set: this process writes its faces straight into
-// the neighbour's halo with strided puts, issued first, and the closing
-// sync completes them. Across two nodes a pull was a round trip per piece
-// after the barrier; a push is a one-way message, and where no process
-// reads a mapped neighbour's faces the barrier goes too. Without push (a
-// masked closing sync) far pieces are read with strided gets.
+// where it is contiguous, into its halo: directly where the buffer is
+// mapped, with one strided Get where it is not. All processes take part,
+// those that own nothing included.
 //
 // Updates pack into the two halves of the buffers in turn: packing over
 // the lines a neighbour read in the update before made the packing and
 // the reading each about 1.3x slower here (the fastest updates of the
 // 2048 × 2048 bench on 2 ranks: 14-15 µs with one half, 11.5-12.5 with
 // two).
-func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan, push bool) error {
+func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 	nd := len(a.dims)
 	half := a.facesHalf
 	a.facesHalf ^= 1
-	var pushed *Handle
-	if push && len(p.pushes) > 0 {
-		var err error
-		pushed, err = issued(func(keep func(*armci.Handle, error) error) error {
-			for i := range p.pushes {
-				c := &p.pushes[i]
-				if err := keep(armci.NbPutS(a.seg, c.owner, c.dst*a.es, local[c.src:], c.strided(nd, a.es, c.spitch, c.dpitch))); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
 	var pairs pairing[T]
 	if len(p.packs) > 0 {
 		faces, err := armci.LocalAs[T](a.faces)
@@ -326,17 +265,12 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan, push bool)
 		}
 		for i := range p.packs {
 			c := &p.packs[i]
-			if push && c.far {
-				continue
-			}
 			pairs.copy(c.dir[:nd], c.count[:nd], box[T]{dst: faces[half*c.half+c.dst:], src: local[c.src:], dpitch: c.dpitch, spitch: c.spitch})
 		}
 		pairs.flush()
 	}
-	if !push || !p.pullFree {
-		if err := a.g.rt.Barrier(); err != nil {
-			return errorf(op, a.name, "%v", err)
-		}
+	if err := a.g.rt.Barrier(); err != nil {
+		return errorf(op, a.name, "%v", err)
 	}
 	defer pairs.flush()
 	// Pieces from parts this process does not map are asked for all at
@@ -344,9 +278,6 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan, push bool)
 	h, err := issued(func(keep func(*armci.Handle, error) error) error {
 		for i := range p.reads {
 			c := &p.reads[i]
-			if push && c.far {
-				continue // its owner pushed it
-			}
 			b := box[T]{dst: local[c.dst:], dpitch: c.dpitch, spitch: c.spitch}
 			if c.owner < 0 {
 				b.src = local[c.src:]
@@ -358,33 +289,22 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan, push bool)
 				pairs.copy(c.dir[:nd], c.count[:nd], b)
 				continue
 			}
-			if err := keep(armci.NbGetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, c.strided(nd, a.es, c.dpitch, c.spitch))); err != nil {
+			s := armci.Strided{Count: []int{c.count[nd-1] * a.es}}
+			for d := nd - 2; d >= 0; d-- {
+				s.Count = append(s.Count, c.count[d])
+				s.LocalStride = append(s.LocalStride, c.dpitch[d]*a.es)
+				s.RemoteStride = append(s.RemoteStride, c.spitch[d]*a.es)
+			}
+			if err := keep(armci.NbGetS(a.faces, c.owner, (half*c.half+c.src)*a.es, b.dst, s)); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	if pushed != nil {
-		if perr := pushed.Wait(); err == nil {
-			err = perr
-		}
-	}
 	if err != nil {
 		return err
 	}
 	return h.Wait()
-}
-
-// strided is c's box as an armci strided transfer of elements of es bytes,
-// with the given pitches on this process's side and on the other.
-func (c *ghostCopy) strided(nd, es int, local, remote [MaxDim]int) armci.Strided {
-	s := armci.Strided{Count: []int{c.count[nd-1] * es}}
-	for d := nd - 2; d >= 0; d-- {
-		s.Count = append(s.Count, c.count[d])
-		s.LocalStride = append(s.LocalStride, local[d]*es)
-		s.RemoteStride = append(s.RemoteStride, remote[d]*es)
-	}
-	return s
 }
 
 // makeFaces gives an array with ghost cells its buffer of faces, if it has
