@@ -1,7 +1,18 @@
 package main
 
 import (
+	"fmt"
+	"math/bits"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+	"unsafe"
+
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/internal/bench"
 	"github.com/goga-hpc/goga/mpi"
@@ -83,4 +94,69 @@ func memcpyLimit() error {
 		emit("put_memcpy_limit_MBps", n, n*reps/(mpi.Wtime()-t)/1e6, "MB/s")
 	}
 	return ga.Sync()
+}
+
+// blasLimitEnv marks gabench's own child process that measures the BLAS.
+const blasLimitEnv = "GOGA_GABENCH_BLAS_LIMIT"
+
+// dgemmLimit prints dgemm_limit_GFlops: the linked BLAS's own dgemm in one
+// process with as many threads as the job had ranks (at most the cores),
+// the most the ranks' distributed product could reach on their cores. It
+// runs after the job has ended, as a child process of rank 0, so that no
+// rank competes for the cores and the BLAS reads its thread count from the
+// environment as it starts (OPENBLAS_NUM_THREADS; other BLAS libraries have
+// their own variables and may ignore it). It is a figure of one node.
+func dgemmLimit() error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	// mpirun bound this rank to one core and a child inherits its thread's
+	// binding, with which the BLAS would count one core and start one
+	// thread: the child gets every core instead (runtime.NumCPU counted
+	// the binding too, when this process started).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var mask [16]uint64 // cpu_set_t: 1024 CPUs
+	for i := range mask {
+		mask[i] = ^uint64(0)
+	}
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, unsafe.Sizeof(mask), uintptr(unsafe.Pointer(&mask))); errno != 0 {
+		return fmt.Errorf("unbinding for the BLAS's limit: %v", errno)
+	}
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_SCHED_GETAFFINITY, 0, unsafe.Sizeof(mask), uintptr(unsafe.Pointer(&mask))); errno != 0 {
+		return fmt.Errorf("reading the cores for the BLAS's limit: %v", errno)
+	}
+	cores := 0
+	for _, w := range mask {
+		cores += bits.OnesCount64(w)
+	}
+	threads := strconv.Itoa(min(ranks, cores))
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), blasLimitEnv+"=1", "OPENBLAS_NUM_THREADS="+threads, "OMP_NUM_THREADS="+threads)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	return cmd.Run()
+}
+
+// blasLimit is the child's work: the best of three products of each size
+// after one untimed, in the sizes of dgemm_GFlops.
+func blasLimit() {
+	for _, n := range []int{1000, 2000} {
+		a, b, c := make([]float64, n*n), make([]float64, n*n), make([]float64, n*n)
+		for i := range a {
+			a[i], b[i] = 1, 1
+		}
+		cgo.Dgemm(n, a, b, c)
+		best := 0.0
+		for range 3 {
+			t := time.Now()
+			cgo.Dgemm(n, a, b, c)
+			best = max(best, 2*float64(n)*float64(n)*float64(n)/time.Since(t).Seconds()/1e9)
+		}
+		if c[0] != float64(n) {
+			fmt.Fprintf(os.Stderr, "gabench: the BLAS's product has %v where %d belongs\n", c[0], n)
+			os.Exit(1)
+		}
+		fmt.Printf("%s\t%d\t%.4g\t%s\n", "dgemm_limit_GFlops", n, best, "GF/s")
+	}
 }

@@ -23,13 +23,23 @@ import (
 )
 
 func main() {
+	if os.Getenv(blasLimitEnv) != "" {
+		blasLimit()
+		return
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "gabench:", err)
 		mpi.Abort(1)
 	}
+	if me == 0 {
+		if err := dgemmLimit(); err != nil {
+			fmt.Fprintln(os.Stderr, "gabench:", err)
+			os.Exit(1)
+		}
+	}
 }
 
-var me int
+var me, ranks int
 
 func emit(metric string, size int, v float64, unit string) {
 	if me == 0 {
@@ -82,6 +92,7 @@ func run() error {
 	defer ga.Terminate()
 	me = ga.Nodeid()
 	np := ga.Nnodes()
+	ranks = np
 	if np < 2 {
 		return fmt.Errorf("run with 2 or more ranks")
 	}
