@@ -37,6 +37,19 @@ func matmul[T scalapack.Elem](op string, ta, tb byte, alpha T, a, b patch2[T], b
 	if err := opening(g, op, c.x.Name(), check, l); err != nil {
 		return err
 	}
+	// On one node each process computes its blocks of C from the operands'
+	// storage (gemm_mapped.go), when every process can. C may be A or B in
+	// MatmulPatch: then it would be read while written.
+	notMapped := []int64{0}
+	if !a.mappable() || !b.mappable() || !c.mappable() || c.x == a.x || c.x == b.x {
+		notMapped[0] = 1
+	}
+	if err := g.rt.AllMax(notMapped); err != nil {
+		return closing(g, op, c.x.name, err)
+	}
+	if notMapped[0] == 0 {
+		return closing(g, op, c.x.name, mappedProduct(ta, tb, alpha, a, b, beta, c))
+	}
 	grid, err := g.solverGrid()
 	if err != nil {
 		return err
