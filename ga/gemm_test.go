@@ -23,7 +23,9 @@ func TestGemm(t *testing.T) {
 		t.Run("float32", func(t *testing.T) { testGemm[float32](t) })
 		t.Run("complex64", func(t *testing.T) { testGemm[complex64](t) })
 		t.Run("misuse", testGemmMisuse)
-	})
+		// Over shared memory the processes multiply the blocks they map in
+		// place; over TCP nothing is mapped and ScaLAPACK multiplies.
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 // gemmElem is the element types Gemm takes.
