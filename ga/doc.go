@@ -174,7 +174,10 @@
 // float64, complex64 and complex128 arrays (GA's solvers are double only)
 // to ScaLAPACK (package scalapack), all through one bridge: a 2-D patch of an
 // array (its leading patch for Gemm and the solvers, any 2-D slice for
-// MatmulPatch) read into a block-cyclic matrix and written back. B is
+// MatmulPatch) read into a block-cyclic matrix and written back. (On one
+// node Gemm and MatmulPatch multiply in place instead, each process its
+// blocks of C with the BLAS from the operands' storage, when every process
+// maps every block and C is neither operand.) B is
 // n × nrhs (GA's C interface wants its transpose) and is overwritten by X;
 // A is left as it was. A singular or non-positive-definite A returns scalapack's typed
 // errors, with A and B unchanged.

@@ -13,9 +13,12 @@ import (
 // leading patches, as GA does. C must be another array than A and B. It is
 // collective, and honours MaskSync as GA's matmul does.
 //
-// The operands are read by Gets into block-cyclic matrices on a near-square
-// grid of every process, as the solvers do, multiplied there by PxGEMM, and C
-// written back. Where beta is 0, C is not read.
+// On one node, where every process maps every block of A, B and C, each
+// process multiplies its blocks of C in place with the BLAS, reading A's
+// and B's blocks where they live. Elsewhere the operands are read by Gets
+// into block-cyclic matrices on a near-square grid of every process, as the
+// solvers do, multiplied there by PxGEMM, and C written back. Where beta is
+// 0, C is not read.
 func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
 	const op = "Gemm"
 	ta, tb = upper(ta), upper(tb)
