@@ -533,18 +533,27 @@
 //
 // cmd/gabench also prints, on one node, what ga stands on, measured in the
 // same run: armci's 8-byte put, get and accumulate and its fetch-and-add
-// (armci_*), and a plain 8 MiB copy within one process
-// (put_memcpy_limit_MBps). Three runs on 2026-11-25, 2 ranks on a quiet
-// 2-core virtual machine:
+// (armci_*), a plain 8 MiB copy within one process (put_memcpy_limit_MBps),
+// and the linked BLAS's dgemm alone in one process with a thread per rank
+// (dgemm_limit_GFlops, in a child process after the job). Runs of
+// 2026-11-25 (second session of the day), 2 ranks on a quiet 2-core
+// virtual machine, ratios taken within each run:
 //
-//	                         ga               armci / limit       ga against it
-//	put 8 B                  0.072-0.077 µs   0.010-0.015 µs      5-8x slower
-//	get 8 B                  0.105-0.115 µs   0.013-0.015 µs      7-8.5x slower
-//	acc 8 B                  0.127-0.140 µs   0.023-0.026 µs      5-6x slower
-//	ReadInc / fetch-and-add  14.7-16.0        24.4-32.6 Mop/s     0.48-0.64x
-//	put 8 MiB / memcpy       10700-11300      13600-13700 MB/s    0.79-0.83x
+//	                         ga                 armci / limit        ga against it
+//	put 8 B                  0.023-0.036 µs     0.009-0.014 µs       2.0-3.8x slower (5-8x before)
+//	get 8 B                  0.036-0.040 µs     0.012-0.014 µs       2.5-3.3x slower (7-8.5x)
+//	acc 8 B                  0.037-0.056 µs     0.022-0.027 µs       1.7-2.4x slower (5-6x)
+//	ReadInc / fetch-and-add  15.4-16.9          25.4-50.5 Mop/s      0.33-0.66x
+//	put 8 MiB / memcpy       11250-11510        13330-13640 MB/s     0.83-0.85x
+//	Gemm n = 1000 / dgemm    117-121            140-152 GF/s         0.77-0.83x
+//	Gemm n = 2000 / dgemm    139-144            155-161 GF/s         0.87-0.90x
 //
-// The per-call cost above armci is the placement of the patch, the
-// statistics and the checks (a profile of ReadInc: place 32%, statistics
-// 18%, usable 7%, armci's checks 14%).
+// A patch inside one block, contiguous there and packed in the caller's
+// buffer, is placed in one pass from a table made at creation (quick.go),
+// and its statistics cost one atomic add; what remains above armci is that
+// pass, the statistics and armci's own checks. ReadInc keeps the general
+// placement: through the quick pass it was faster alone but slower with
+// two processes on one counter (10-14 Mop/s against 14-17). Gemm and
+// MatmulPatch multiply in place on one node (gemm_mapped.go): through
+// ScaLAPACK they made 0.5-0.7x of the BLAS alone.
 package ga
