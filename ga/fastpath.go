@@ -14,27 +14,13 @@ import (
 // false if several do.
 func (a *Array[T]) single(lo, hi []int) (c [MaxDim]int, ok bool) {
 	for d, s := range a.m.Starts {
-		b := blockIndex(s, lo[d])
+		b := layout.BlockIndex(s, lo[d])
 		if hi[d] >= a.m.Dims[d] || (b+1 < len(s) && hi[d] >= s[b+1]) {
 			return c, false
 		}
 		c[d] = b
 	}
 	return c, true
-}
-
-// blockIndex is the index of the block of starts s that holds i.
-func blockIndex(s []int, i int) int {
-	lo, hi := 0, len(s)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if s[mid] <= i {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
 }
 
 // located is where a single-block patch lives: the owner, the element offset

@@ -5,6 +5,7 @@ import (
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/cgo"
+	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/scalapack"
 )
 
@@ -92,7 +93,7 @@ func runs(i0, i1 int, bounds []bound, f func(i0, i1 int) error) error {
 	for i := i0; i <= i1; {
 		end := i1
 		for _, b := range bounds {
-			if x := blockIndex(b.starts, b.base+i); x+1 < len(b.starts) {
+			if x := layout.BlockIndex(b.starts, b.base+i); x+1 < len(b.starts) {
 				end = min(end, b.starts[x+1]-1-b.base)
 			}
 		}
@@ -113,7 +114,7 @@ func (p patch2[T]) at(trans bool, i, j int) (unsafe.Pointer, int) {
 	r, col := p.lo[0]+i, p.lo[1]+j
 	x := p.x
 	s0, s1 := x.m.Starts[0], x.m.Starts[1]
-	b0, b1 := blockIndex(s0, r), blockIndex(s1, col)
+	b0, b1 := layout.BlockIndex(s0, r), layout.BlockIndex(s1, col)
 	cn := &x.corners[b0*len(s1)+b1]
 	part, _ := armci.PartAs[T](x.seg, cn.rank)
 	return unsafe.Pointer(&part[cn.off+(r-s0[b0])*cn.pitch[0]+(col-s1[b1])]), cn.pitch[0]

@@ -66,7 +66,7 @@ func (a *Array[T]) quick(lo, hi, ld []int, n int) (rank, off, need int, ok bool)
 		if l < 0 || h < l || h >= m.Dims[d] {
 			return 0, 0, 0, false
 		}
-		b := blockIndex(s, l)
+		b := layout.BlockIndex(s, l)
 		if b+1 < len(s) && h >= s[b+1] {
 			return 0, 0, 0, false
 		}

@@ -17,7 +17,6 @@ package layout
 
 import (
 	"fmt"
-	"sort"
 )
 
 // MaxDim is the most dimensions an array may have.
@@ -166,9 +165,22 @@ func (m Map) Block(rank int) (lo, hi []int, ok bool) {
 }
 
 // BlockOf returns the position along d of the block that holds index i.
-func (m Map) BlockOf(d, i int) int {
-	s := m.Starts[d]
-	return sort.Search(len(s), func(k int) bool { return s[k] > i }) - 1
+func (m Map) BlockOf(d, i int) int { return BlockIndex(m.Starts[d], i) }
+
+// BlockIndex is the index of the block of starts s (ascending, s[0] = 0)
+// that holds i: the last start at or below i. A loop rather than
+// sort.Search, whose call per probe was a quarter of placing an element.
+func BlockIndex(s []int, i int) int {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if s[mid] <= i {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // BlockAt returns the index of the block that holds the element at sub
