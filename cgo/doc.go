@@ -1,6 +1,7 @@
 // Package cgo is goga's internal binding layer, the one library package that
-// imports "C": raw bindings to MPI, BLACS and ScaLAPACK, the small C shims
-// they need, and the vectorized accumulate kernels. It is not an API: its
+// imports "C": raw bindings to MPI, BLACS, ScaLAPACK and the BLAS's xGEMM
+// (blas.go), the small C shims they need, and the vectorized accumulate
+// kernels. It is not an API: its
 // calls check nothing and may change with any release; packages mpi, blacs,
 // scalapack and armci wrap them in checked, idiomatic ones. The rules this
 // package keeps:

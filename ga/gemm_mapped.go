@@ -10,33 +10,28 @@ import (
 )
 
 // On one node every process maps every block of the operands, so each can
-// compute its own blocks of C with the BLAS straight from A's and B's
-// storage, wherever those live: no copies into block-cyclic matrices and
-// back, and no messages. mapped reports whether this process can; matmul
-// takes this way only when every process can. Through ScaLAPACK a product
-// of n = 2000 on 2 processes made 84-118 GF/s against 160-166 for the BLAS
-// alone on both cores.
+// compute its share of C with the BLAS straight from A's and B's storage,
+// wherever those live: no copies into block-cyclic matrices and back, and no
+// messages. mappable reports whether a patch allows it; matmul takes this
+// way only when every process can. Through ScaLAPACK a product of n = 2000
+// on 2 processes made 84-118 GF/s against 160-166 for the BLAS alone on
+// both cores.
 
-// mappable reports whether p is a patch of a 2-D array whose blocks this
-// process maps, with a table of their placement, and no overlay (a process
-// writes its blocks of C while the others still read A and B, which must
+// mappable reports whether p is a patch of a 2-D array whose blocks every
+// process maps (armci's SharedMemory: one node, the same verdict
+// everywhere), with a table of their placement, and no overlay (a process
+// writes its share of C while the others still read A and B, which must
 // not share C's memory).
 func (p patch2[T]) mappable() bool {
 	x := p.x
-	if len(x.dims) != 2 || p.rd != 0 || p.cd != 1 || x.corners == nil || x.parent != nil || x.readOnly || x.seg == nil {
-		return false
-	}
-	for r := range x.g.size() {
-		if !x.seg.Mapped(r) {
-			return false
-		}
-	}
-	return true
+	return len(x.dims) == 2 && p.rd == 0 && p.cd == 1 && x.corners != nil && x.parent == nil &&
+		!x.readOnly && x.seg != nil && x.seg.SharedMemory()
 }
 
 // mappedProduct computes this process's share of C = alpha·op(A)·op(B) +
 // beta·C on the patches a, b and c, every block of which it maps: an even
-// slab of C's patch, across its longer side, whoever owns it. Each process
+// slab of C's patch, across its longer side (its rows when square), whoever
+// owns it. Each process
 // computing its own blocks instead left one of two processes 98% of a
 // 1000 × 1000 product at odd offsets (gabench's matmul_patch).
 func mappedProduct[T scalapack.Elem](ta, tb byte, alpha T, a, b patch2[T], beta T, c patch2[T]) error {
