@@ -1,20 +1,26 @@
 package mpitest
 
 import (
+	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/goga-hpc/goga/mpi"
 )
 
 // dumpRanks asks every rank of a hung job for its goroutines' stacks before
 // the job is killed: a hang is only worth its 300 s when its output says where
 // each rank stood. It sends SIGQUIT to the processes that descend from the
-// launcher and run prog (Go ranks print every goroutine's stack under
-// GOTRACEBACK=all and exit), then gives the launcher a moment to forward what
-// they printed. The launcher itself is not signalled: it would die before
+// launcher and run prog, then gives the launcher a moment to forward what
+// they printed. Test ranks print and carry on (dumpOnQuit); other Go
+// programs print Go's own dump, of every goroutine under GOTRACEBACK=all,
+// and exit. The launcher itself is not signalled: it would die before
 // forwarding.
 func dumpRanks(launcher int, prog string) {
 	want, err := filepath.EvalSymlinks(prog)
@@ -66,4 +72,19 @@ func descendants(pid int) []int {
 		queue = append(queue, children[queue[0]]...)
 	}
 	return out
+}
+
+// dumpOnQuit makes this rank print every goroutine's stack on SIGQUIT and
+// carry on. Had it exited, as Go's own dump does, MPICH's launcher would have
+// killed the other ranks of the job before they had printed theirs.
+func dumpOnQuit() {
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGQUIT)
+	go func() {
+		for range quit {
+			buf := make([]byte, 8<<20)
+			n := runtime.Stack(buf, true)
+			fmt.Fprintf(os.Stderr, "mpitest: SIGQUIT: the goroutines of rank %d\n%s\n", mpi.World().Rank(), buf[:n])
+		}
+	}()
 }

@@ -237,6 +237,7 @@ func Main(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "mpitest: MPI init failed:", err)
 		return 1
 	}
+	dumpOnQuit()
 	code := m.Run()
 	if code != 0 {
 		abortJob(code)
