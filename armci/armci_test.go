@@ -18,6 +18,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("PutGet", func(t *testing.T) { eachMode(t, testPutGet) })
 		t.Run("Acc", func(t *testing.T) { eachMode(t, testAcc) })
 		t.Run("Strided", func(t *testing.T) { eachMode(t, testStrided) })
+		t.Run("Direct", func(t *testing.T) { eachMode(t, testDirect) })
 		t.Run("StridedOdd", func(t *testing.T) { eachMode(t, testStridedOdd) })
 		t.Run("AccS", func(t *testing.T) { eachMode(t, testAccS) })
 		t.Run("Vector", func(t *testing.T) { eachMode(t, testVector) })
@@ -53,6 +54,50 @@ func testPutGet(t *testing.T, rt *armci.Runtime) {
 	putGetCase(t, rt, s, "complex64", 24, 40, func(r, i int) complex64 { return complex(float32(r)/3, -float32(i)) })
 	putGetCase(t, rt, s, "complex128/odd-offset", 33, 60, func(r, i int) complex128 { return complex(float64(i)/9, float64(r)*2.5) })
 	putGetCase(t, rt, s, "empty/at-end", size, 0, func(r, i int) float64 { return 0 })
+	must(t, s.Free())
+}
+
+// testDirect: every rank puts into the next rank's part through its Direct,
+// where it maps it, and reads back through Get; armci.Get sees what Direct
+// put, Direct's Get what Put put. An offset past the part panics, as a
+// slice index does, and parts reached through MPI have no Direct.
+func testDirect(t *testing.T, rt *armci.Runtime) {
+	me, n := rt.Rank(), rt.Size()
+	const count = 40
+	s := malloc(t, rt, 8*count)
+	next := (me + 1) % n
+	d, ok := armci.DirectTo[float64](s, next)
+	if ok != s.Mapped(next) || ok != d.Mapped() {
+		fatalf(t, "DirectTo(%d) ok = %v, Mapped = %v, d.Mapped() = %v", next, ok, s.Mapped(next), d.Mapped())
+	}
+	src := make([]float64, count/2)
+	for i := range src {
+		src[i] = float64(me*1000 + i)
+	}
+	if ok {
+		d.Put(count/2, src)
+	} else {
+		must(t, armci.Put(s, next, 8*count/2, src))
+	}
+	must(t, rt.Fence(next))
+	must(t, rt.Barrier())
+	got := make([]float64, count/2)
+	must(t, armci.Get(s, next, 8*count/2, got))
+	sameBytes(t, "Direct.Put, then Get", asBytes(got), asBytes(src))
+	if ok {
+		clear(got)
+		d.Get(count/2, got)
+		sameBytes(t, "Direct.Get", asBytes(got), asBytes(src))
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Direct.Put past the part's end did not panic")
+				}
+			}()
+			d.Put(count-1, src[:2])
+		}()
+	}
+	must(t, rt.Barrier())
 	must(t, s.Free())
 }
 

@@ -85,6 +85,15 @@ func testAccContention(t *testing.T, rt *armci.Runtime) {
 				must(t, armci.AccS(s, h, fOff, f, p, 3))
 			case 3:
 				must(t, armci.AccV(s, h, f, vecs, 3))
+			case 2:
+				// Straight into the mapped part where there is one: atomic
+				// with the others on every target (Direct falls back to
+				// Acc where accumulates go through MPI).
+				if d, ok := armci.DirectTo[float64](s, h); ok {
+					must(t, d.Acc(fOff/8, f, 1))
+					break
+				}
+				must(t, armci.Acc(s, h, fOff, f, 1))
 			default:
 				must(t, armci.Acc(s, h, fOff, f, 1))
 			}
@@ -135,8 +144,15 @@ func testTickets(t *testing.T, rt *armci.Runtime) {
 	must(t, rt.Barrier())
 	t64, t32 := make([]int, K), make([]int, K)
 	var olds []int
+	d64, mapped := armci.DirectTo[int64](s, n-1)
 	for k := range K {
-		v, err := armci.FetchAdd(s, n-1, 0, int64(1))
+		var v int64
+		var err error
+		if mapped && k%2 == 1 {
+			v, err = armci.DirectFetchAdd(&d64, 0, 1)
+		} else {
+			v, err = armci.FetchAdd(s, n-1, 0, int64(1))
+		}
 		must(t, err)
 		w, err := armci.FetchAdd(s, 0, 8, int32(1))
 		must(t, err)

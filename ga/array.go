@@ -55,8 +55,10 @@ type Array[T Elem] struct {
 	facesHalf int
 	plan      *ghostPlan // UpdateGhosts' copies, from its first call on
 	// corners places each block for quick (quick.go); nil for arrays of
-	// many blocks.
+	// many blocks. direct[r] is rank r's storage where this process maps it
+	// (a zero Direct elsewhere), for quick's transfers.
 	corners []corner
+	direct  []armci.Direct[T]
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's
@@ -265,6 +267,10 @@ func (a *Array[T]) malloc(op string) error {
 		return &Error{Op: op, Array: a.name, Err: err, Msg: fmt.Sprintf("%d bytes on this process (%T %v): %v", a.bytes, z, a.dims, err)}
 	}
 	a.seg = seg
+	a.direct = make([]armci.Direct[T], a.g.size())
+	for r := range a.direct {
+		a.direct[r], _ = armci.DirectTo[T](seg, r)
+	}
 	proc.mu.Lock()
 	proc.used += a.bytes
 	proc.mu.Unlock()
@@ -321,6 +327,7 @@ func (a *Array[T]) Destroy() error {
 
 // release frees a's storage.
 func (a *Array[T]) release() error {
+	a.direct = nil
 	if err := a.seg.Free(); err != nil {
 		return err
 	}

@@ -72,13 +72,13 @@ func (a *Array[T]) fast(op int, lo, hi []int, buf []T, b *layout.Buffer, alpha T
 	buf = buf[:n]
 	switch op {
 	case opPut:
-		a.note(r, &a.g.stats.Put, n*a.es)
+		a.note(r, statPut, n*a.es)
 		return true, armci.Put(a.seg, r, off*a.es, buf)
 	case opGet:
-		a.note(r, &a.g.stats.Get, n*a.es)
+		a.note(r, statGet, n*a.es)
 		return true, armci.Get(a.seg, r, off*a.es, buf)
 	default:
-		a.note(r, &a.g.stats.Acc, n*a.es)
+		a.note(r, statAcc, n*a.es)
 		return true, armci.Acc(a.seg, r, off*a.es, buf, alpha)
 	}
 }
@@ -113,13 +113,13 @@ func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *lay
 	r, off := l.rank, l.off
 	switch op {
 	case opPut:
-		a.note(r, &a.g.stats.Put, p.Bytes())
+		a.note(r, statPut, p.Bytes())
 		return armci.PutS(a.seg, r, off*a.es, buf, p)
 	case opGet:
-		a.note(r, &a.g.stats.Get, p.Bytes())
+		a.note(r, statGet, p.Bytes())
 		return armci.GetS(a.seg, r, off*a.es, buf, p)
 	default:
-		a.note(r, &a.g.stats.Acc, p.Bytes())
+		a.note(r, statAcc, p.Bytes())
 		return armci.AccS(a.seg, r, off*a.es, buf, p, alpha)
 	}
 }

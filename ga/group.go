@@ -71,6 +71,7 @@ func newGroup(rt *armci.Runtime, members []int) *group {
 		solverBlock: defaultSolverBlock,
 		grids:       map[gridKey]*blacs.Grid{},
 		strided:     sync.Pool{New: func() any { return new(stridedBuf) }},
+		stats:       newCounters(),
 	}
 	g.pg = &Pgroup{g: g, members: members}
 	return g

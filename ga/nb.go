@@ -45,7 +45,7 @@ func (h *Handle) Test() (bool, error) {
 }
 
 // nb issues one non-blocking armci operation per owner of the patch.
-func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat *opCounter,
+func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat opKind,
 	issue func(pc piece) (*armci.Handle, error)) (*Handle, error) {
 	var b layout.Buffer
 	if err := a.transfer(op, lo, hi, ld, len(buf), &b); err != nil {
@@ -80,7 +80,7 @@ func issued(walk func(keep func(*armci.Handle, error) error) error) (*Handle, er
 
 // NbPut is Put that returns at once (NGA_NbPut).
 func (a *Array[T]) NbPut(lo, hi []int, buf []T, ld []int) (*Handle, error) {
-	return a.nb("NbPut", lo, hi, buf, ld, &a.g.stats.Put, func(pc piece) (*armci.Handle, error) {
+	return a.nb("NbPut", lo, hi, buf, ld, statPut, func(pc piece) (*armci.Handle, error) {
 		return armci.NbPutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
@@ -88,14 +88,14 @@ func (a *Array[T]) NbPut(lo, hi []int, buf []T, ld []int) (*Handle, error) {
 // NbGet is Get that returns at once (NGA_NbGet).
 func (a *Array[T]) NbGet(lo, hi []int, buf []T, ld []int) (*Handle, error) {
 	a = a.source()
-	return a.nb("NbGet", lo, hi, buf, ld, &a.g.stats.Get, func(pc piece) (*armci.Handle, error) {
+	return a.nb("NbGet", lo, hi, buf, ld, statGet, func(pc piece) (*armci.Handle, error) {
 		return armci.NbGetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
 
 // NbAcc is Acc that returns at once (NGA_NbAcc).
 func (a *Array[T]) NbAcc(lo, hi []int, buf []T, ld []int, alpha T) (*Handle, error) {
-	return a.nb("NbAcc", lo, hi, buf, ld, &a.g.stats.Acc, func(pc piece) (*armci.Handle, error) {
+	return a.nb("NbAcc", lo, hi, buf, ld, statAcc, func(pc piece) (*armci.Handle, error) {
 		return armci.NbAccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
 	})
 }

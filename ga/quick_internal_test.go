@@ -2,7 +2,6 @@ package ga
 
 import (
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/goga-hpc/goga/internal/layout"
@@ -108,39 +107,5 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		mpitest.Fatalf(t, "unexpected error: %v", err)
-	}
-}
-
-// TestTally checks the packed statistics counter: exact totals across its
-// drains, for adds too large to pack, and under goroutines racing.
-func TestTally(t *testing.T) {
-	var c tally
-	for range 1000 {
-		c.add(1, 1<<31) // drains every 256 adds
-	}
-	c.add(0, 5)
-	c.add(1, 3<<32) // too large to pack
-	if calls, bytes := c.read(); calls != 1001 || bytes != 1000<<31+5+3<<32 {
-		t.Errorf("tally read %d calls, %d bytes; want 1001, %d", calls, bytes, int64(1000<<31+5+3<<32))
-	}
-	if c.calls.Load() == 0 {
-		t.Errorf("the tally never drained")
-	}
-	var r tally
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range 20000 {
-				r.add(i%2, 1<<30+g)
-			}
-		})
-	}
-	wg.Wait()
-	var want int64
-	for g := range 8 {
-		want += 20000 * int64(1<<30+g)
-	}
-	if calls, bytes := r.read(); calls != 8*10000 || bytes != want {
-		t.Errorf("racing goroutines: tally read %d calls, %d bytes; want %d, %d", calls, bytes, 8*10000, want)
 	}
 }

@@ -105,9 +105,9 @@ func (a *Array[T]) scatter(op string, v []T, subs [][]int) error {
 	if err != nil {
 		return err
 	}
-	a.countCall(&a.g.stats.Scatter)
+	a.countCall(statScatter)
 	for _, r := range order {
-		a.notePiece(r, &a.g.stats.Scatter, len(vecs[r].Local)*a.es)
+		a.notePiece(r, statScatter, len(vecs[r].Local)*a.es)
 		if err := armci.PutV(a.seg, r, v, []armci.IOVec{*vecs[r]}); err != nil {
 			return err
 		}
@@ -121,9 +121,9 @@ func (a *Array[T]) gather(op string, v []T, subs [][]int) error {
 	if err != nil {
 		return err
 	}
-	a.countCall(&a.g.stats.Gather)
+	a.countCall(statGather)
 	for _, r := range order {
-		a.notePiece(r, &a.g.stats.Gather, len(vecs[r].Local)*a.es)
+		a.notePiece(r, statGather, len(vecs[r].Local)*a.es)
 		if err := armci.GetV(a.seg, r, v, []armci.IOVec{*vecs[r]}); err != nil {
 			return err
 		}
@@ -136,9 +136,9 @@ func (a *Array[T]) scatterAcc(op string, v []T, subs [][]int, alpha T) error {
 	if err != nil {
 		return err
 	}
-	a.countCall(&a.g.stats.Sacc)
+	a.countCall(statSacc)
 	for _, r := range order {
-		a.notePiece(r, &a.g.stats.Sacc, len(vecs[r].Local)*a.es)
+		a.notePiece(r, statSacc, len(vecs[r].Local)*a.es)
 		if err := armci.AccV(a.seg, r, v, []armci.IOVec{*vecs[r]}, alpha); err != nil {
 			return err
 		}

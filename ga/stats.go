@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync/atomic"
+
+	"github.com/goga-hpc/goga/internal/percpu"
 )
 
 // OpStats counts one kind of operation on this process.
@@ -21,73 +22,40 @@ type Stats struct {
 }
 
 // counters are a group's Stats as they are kept: the operation counts are
-// atomic, so that the one-sided path counts without taking the group's lock.
+// per-P counters (internal/percpu), so that the one-sided path counts without
+// the group's lock or a locked instruction.
 type counters struct {
-	created, destroyed                            int // under the group's lock
-	Put, Get, Acc, ReadInc, Scatter, Gather, Sacc opCounter
+	created, destroyed int // under the group's lock
+	ops                *percpu.Counters
 }
 
-// opCounter is OpStats, kept. Calls that move one piece count their call
-// and bytes with one atomic add to a tally; calls of several pieces count the
-// call in calls and each piece's bytes in a tally.
-type opCounter struct {
-	calls         atomic.Int64
-	local, remote tally
-}
-
-func (c *opCounter) read() OpStats {
-	lc, lb := c.local.read()
-	rc, rb := c.remote.read()
-	return OpStats{Calls: int(c.calls.Load() + lc + rc), LocalBytes: int(lb), RemoteBytes: int(rb)}
-}
-
-// tally counts calls and bytes in one word, calls above tallyShift bits of
-// bytes, so that the quickest calls pay one atomic add for both: on an 8-byte
-// Put a second add was a sixth of ga's time. Whoever finds the word half
-// full moves it into the wide counters.
-type tally struct {
-	word         atomic.Uint64
-	calls, bytes atomic.Int64
-}
+// opKind is a kind of counted operation; its counters are its calls and its
+// local and remote bytes.
+type opKind int
 
 const (
-	tallyShift = 40
-	tallyBytes = 1<<tallyShift - 1
-	// tallyMax is the largest amount one add may carry: far below the
-	// room left above the drain's threshold, whatever goroutines race.
-	tallyMax = 1 << 32
+	statPut opKind = iota
+	statGet
+	statAcc
+	statReadInc
+	statScatter
+	statGather
+	statSacc
+	opKinds
 )
 
-// add counts calls (0 or 1) and bytes.
-func (t *tally) add(calls, bytes int) {
-	if bytes >= tallyMax {
-		t.calls.Add(int64(calls))
-		t.bytes.Add(int64(bytes))
-		return
-	}
-	w := t.word.Add(uint64(calls)<<tallyShift | uint64(bytes))
-	if w&tallyBytes >= 1<<(tallyShift-1) || w>>tallyShift >= 1<<(63-tallyShift) {
-		t.drain()
-	}
-}
+const (
+	callsOf = iota
+	localBytesOf
+	remoteBytesOf
+	perKind
+)
 
-func (t *tally) drain() {
-	for {
-		w := t.word.Load()
-		if w&tallyBytes < 1<<(tallyShift-1) && w>>tallyShift < 1<<(63-tallyShift) {
-			return // another goroutine drained it
-		}
-		if t.word.CompareAndSwap(w, 0) {
-			t.calls.Add(int64(w >> tallyShift))
-			t.bytes.Add(int64(w & tallyBytes))
-			return
-		}
-	}
-}
+func newCounters() counters { return counters{ops: percpu.New(int(opKinds) * perKind)} }
 
-func (t *tally) read() (calls, bytes int64) {
-	w := t.word.Load()
-	return t.calls.Load() + int64(w>>tallyShift), t.bytes.Load() + int64(w&tallyBytes)
+func (c *counters) read(k opKind) OpStats {
+	i := int(k) * perKind
+	return OpStats{Calls: int(c.ops.Read(i + callsOf)), LocalBytes: int(c.ops.Read(i + localBytesOf)), RemoteBytes: int(c.ops.Read(i + remoteBytesOf))}
 }
 
 // ReadStats returns this process's counts of operations on arrays of the
@@ -101,8 +69,8 @@ func ReadStats() Stats {
 	g.mu.Lock()
 	s := Stats{Created: c.created, Destroyed: c.destroyed}
 	g.mu.Unlock()
-	s.Put, s.Get, s.Acc, s.ReadInc = c.Put.read(), c.Get.read(), c.Acc.read(), c.ReadInc.read()
-	s.Scatter, s.Gather, s.Sacc = c.Scatter.read(), c.Gather.read(), c.Sacc.read()
+	s.Put, s.Get, s.Acc, s.ReadInc = c.read(statPut), c.read(statGet), c.read(statAcc), c.read(statReadInc)
+	s.Scatter, s.Gather, s.Sacc = c.read(statScatter), c.read(statGather), c.read(statSacc)
 	return s
 }
 

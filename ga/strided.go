@@ -10,7 +10,7 @@ import (
 // stridedPieces splits a strided patch (every skip[d]-th element of [lo, hi]
 // along each dimension d, starting at lo) by owner. The buffer holds the
 // selected elements packed by ld like an ordinary patch of their count.
-func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat *opCounter, f func(pc piece) error) error {
+func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat opKind, f func(pc piece) error) error {
 	if err := a.checkPatch(op, lo, hi); err != nil {
 		return err
 	}
@@ -76,8 +76,8 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 // dimension (NGA_Strided_put). buf holds those elements like an ordinary patch
 // of their count, with leading dimensions ld (nil: packed).
 func (a *Array[T]) StridedPut(lo, hi, skip []int, buf []T, ld []int) error {
-	return a.stridedPieces("StridedPut", lo, hi, skip, ld, len(buf), &a.g.stats.Put, func(pc piece) error {
-		a.notePiece(pc.rank, &a.g.stats.Put, pc.p.Bytes())
+	return a.stridedPieces("StridedPut", lo, hi, skip, ld, len(buf), statPut, func(pc piece) error {
+		a.notePiece(pc.rank, statPut, pc.p.Bytes())
 		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
@@ -85,8 +85,8 @@ func (a *Array[T]) StridedPut(lo, hi, skip []int, buf []T, ld []int) error {
 // StridedGet is the reverse of StridedPut (NGA_Strided_get).
 func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
 	a = a.source()
-	return a.stridedPieces("StridedGet", lo, hi, skip, ld, len(buf), &a.g.stats.Get, func(pc piece) error {
-		a.notePiece(pc.rank, &a.g.stats.Get, pc.p.Bytes())
+	return a.stridedPieces("StridedGet", lo, hi, skip, ld, len(buf), statGet, func(pc piece) error {
+		a.notePiece(pc.rank, statGet, pc.p.Bytes())
 		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
 	})
 }
@@ -94,8 +94,8 @@ func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
 // StridedAcc adds alpha·buf to the elements StridedPut would write
 // (NGA_Strided_acc), atomically per element.
 func (a *Array[T]) StridedAcc(lo, hi, skip []int, buf []T, ld []int, alpha T) error {
-	return a.stridedPieces("StridedAcc", lo, hi, skip, ld, len(buf), &a.g.stats.Acc, func(pc piece) error {
-		a.notePiece(pc.rank, &a.g.stats.Acc, pc.p.Bytes())
+	return a.stridedPieces("StridedAcc", lo, hi, skip, ld, len(buf), statAcc, func(pc piece) error {
+		a.notePiece(pc.rank, statAcc, pc.p.Bytes())
 		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
 	})
 }

@@ -20,25 +20,25 @@ type maskState struct{ begin, end bool }
 
 // note counts one call of an operation that moves bytes to or from rank's
 // block in one piece, for PrintStats, and records its target for Fence.
-func (a *Array[T]) note(rank int, count *opCounter, bytes int) { a.tally(rank, count, 1, bytes) }
+func (a *Array[T]) note(rank int, k opKind, bytes int) { a.tally(rank, k, 1, bytes) }
 
 // countCall counts one call of an operation, however many blocks it touches
 // (GA_Print_stats reports calls, not pieces).
-func (a *Array[T]) countCall(count *opCounter) { count.calls.Add(1) }
+func (a *Array[T]) countCall(k opKind) { a.g.stats.ops.Add(int(k)*perKind+callsOf, 1) }
 
 // notePiece counts the bytes one piece of an operation moves to or from rank's
 // block, and records rank as a target for Fence.
-func (a *Array[T]) notePiece(rank int, count *opCounter, bytes int) { a.tally(rank, count, 0, bytes) }
+func (a *Array[T]) notePiece(rank int, k opKind, bytes int) { a.tally(rank, k, 0, bytes) }
 
 // tally counts calls and bytes to or from rank's block. Only an InitFence
 // in progress takes the group's lock.
-func (a *Array[T]) tally(rank int, count *opCounter, calls, bytes int) {
+func (a *Array[T]) tally(rank int, k opKind, calls, bytes int) {
 	g := a.g
+	i, to := int(k)*perKind, remoteBytesOf
 	if rank == g.rank {
-		count.local.add(calls, bytes)
-	} else {
-		count.remote.add(calls, bytes)
+		to = localBytesOf
 	}
+	g.stats.ops.Add2(i+callsOf, int64(calls), i+to, int64(bytes))
 	if g.fence.depth.Load() > 0 {
 		g.mu.Lock()
 		if g.fence.depth.Load() > 0 {

@@ -169,46 +169,45 @@ func asBytes[U any](s []U) []byte {
 
 // Put copies buf into the patch [lo, hi] (NGA_Put), as Array.Put.
 func (u *UserArray[U]) Put(lo, hi []int, buf []U, ld []int) error {
-	return moveAs(u, "Put", lo, hi, asBytes(buf), len(buf), ld, field{}, putStats, armci.PutS[byte])
+	return moveAs(u, "Put", lo, hi, asBytes(buf), len(buf), ld, field{}, statPut, armci.PutS[byte])
 }
 
 // Get copies the patch [lo, hi] into buf (NGA_Get), as Array.Get.
 func (u *UserArray[U]) Get(lo, hi []int, buf []U, ld []int) error {
-	return moveAs(u, "Get", lo, hi, asBytes(buf), len(buf), ld, field{}, getStats, armci.GetS[byte])
+	return moveAs(u, "Get", lo, hi, asBytes(buf), len(buf), ld, field{}, statGet, armci.GetS[byte])
 }
 
 // NbPut is Put that returns at once (NGA_NbPut).
 func (u *UserArray[U]) NbPut(lo, hi []int, buf []U, ld []int) (*Handle, error) {
-	return nbMove(u, "NbPut", lo, hi, buf, ld, field{}, putStats, armci.NbPutS[byte])
+	return nbMove(u, "NbPut", lo, hi, buf, ld, field{}, statPut, armci.NbPutS[byte])
 }
 
 // NbGet is Get that returns at once (NGA_NbGet).
 func (u *UserArray[U]) NbGet(lo, hi []int, buf []U, ld []int) (*Handle, error) {
-	return nbMove(u, "NbGet", lo, hi, buf, ld, field{}, getStats, armci.NbGetS[byte])
+	return nbMove(u, "NbGet", lo, hi, buf, ld, field{}, statGet, armci.NbGetS[byte])
 }
 
 // Scatter sets element subs[k] to v[k] for every k (NGA_Scatter).
 func (u *UserArray[U]) Scatter(v []U, subs [][]int) error {
-	return u.vector("Scatter", v, subs, func(s *counters) *opCounter { return &s.Scatter }, armci.PutV[byte])
+	return u.vector("Scatter", v, subs, statScatter, armci.PutV[byte])
 }
 
 // Gather sets v[k] to element subs[k] for every k (NGA_Gather).
 func (u *UserArray[U]) Gather(v []U, subs [][]int) error {
-	return u.vector("Gather", v, subs, func(s *counters) *opCounter { return &s.Gather }, armci.GetV[byte])
+	return u.vector("Gather", v, subs, statGather, armci.GetV[byte])
 }
 
 // vector moves v's values to or from the elements subs names, by one
 // armci vector call per owner: f's.
-func (u *UserArray[U]) vector(op string, v []U, subs [][]int, stat func(*counters) *opCounter, f func(*armci.Segment, int, []byte, []armci.IOVec) error) error {
+func (u *UserArray[U]) vector(op string, v []U, subs [][]int, stat opKind, f func(*armci.Segment, int, []byte, []armci.IOVec) error) error {
 	a := u.arr()
 	vecs, order, err := a.byOwner(op, subs, len(v))
 	if err != nil {
 		return err
 	}
-	st := stat(&a.g.stats)
-	a.countCall(st)
+	a.countCall(stat)
 	for _, r := range order {
-		a.notePiece(r, st, len(vecs[r].Local)*a.es)
+		a.notePiece(r, stat, len(vecs[r].Local)*a.es)
 		if err := f(a.seg, r, asBytes(v), []armci.IOVec{*vecs[r]}); err != nil {
 			return err
 		}
@@ -250,23 +249,22 @@ func (f field) strided(pc piece, es int) (remote, local int, p armci.Strided) {
 
 // moveAs moves the patch [lo, hi] between the array and buf, n values of
 // an element or of field f each, by one armci call per piece: xfer's.
-func moveAs[U any](u *UserArray[U], op string, lo, hi []int, buf []byte, n int, ld []int, f field, stat func(*counters) *opCounter, xfer func(*armci.Segment, int, int, []byte, armci.Strided) error) error {
+func moveAs[U any](u *UserArray[U], op string, lo, hi []int, buf []byte, n int, ld []int, f field, stat opKind, xfer func(*armci.Segment, int, int, []byte, armci.Strided) error) error {
 	a := u.arr()
 	var b layout.Buffer
 	if err := a.transfer(op, lo, hi, ld, n, &b); err != nil {
 		return err
 	}
-	st := stat(&a.g.stats)
-	a.countCall(st)
+	a.countCall(stat)
 	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
 		remote, local, p := f.strided(pc, a.es)
-		a.notePiece(pc.rank, st, p.Bytes())
+		a.notePiece(pc.rank, stat, p.Bytes())
 		return xfer(a.seg, pc.rank, remote, buf[local:], p)
 	})
 }
 
 // nbMove is moveAs with non-blocking calls, gathered in one Handle.
-func nbMove[U, V any](u *UserArray[U], op string, lo, hi []int, buf []V, ld []int, f field, stat func(*counters) *opCounter, issue func(*armci.Segment, int, int, []byte, armci.Strided) (*armci.Handle, error)) (*Handle, error) {
+func nbMove[U, V any](u *UserArray[U], op string, lo, hi []int, buf []V, ld []int, f field, stat opKind, issue func(*armci.Segment, int, int, []byte, armci.Strided) (*armci.Handle, error)) (*Handle, error) {
 	bytes := asBytes(buf)
 	return issued(func(keep func(*armci.Handle, error) error) error {
 		return moveAs(u, op, lo, hi, bytes, len(buf), ld, f, stat, func(s *armci.Segment, rank, remote int, local []byte, p armci.Strided) error {
@@ -276,8 +274,6 @@ func nbMove[U, V any](u *UserArray[U], op string, lo, hi []int, buf []V, ld []in
 }
 
 // The statistics that transfers count in.
-func putStats(s *counters) *opCounter { return &s.Put }
-func getStats(s *counters) *opCounter { return &s.Get }
 
 // PutField writes one field of each element of the patch [lo, hi]: the F
 // at byte offset off of U (unsafe.Offsetof), from buf, which holds the
@@ -289,7 +285,7 @@ func PutField[F, U any](u *UserArray[U], off uintptr, lo, hi []int, buf []F, ld 
 	if err != nil {
 		return err
 	}
-	return moveAs(u, "PutField", lo, hi, asBytes(buf), len(buf), ld, f, putStats, armci.PutS[byte])
+	return moveAs(u, "PutField", lo, hi, asBytes(buf), len(buf), ld, f, statPut, armci.PutS[byte])
 }
 
 // GetField reads one field of each element of the patch [lo, hi] into buf
@@ -299,7 +295,7 @@ func GetField[F, U any](u *UserArray[U], off uintptr, lo, hi []int, buf []F, ld 
 	if err != nil {
 		return err
 	}
-	return moveAs(u, "GetField", lo, hi, asBytes(buf), len(buf), ld, f, getStats, armci.GetS[byte])
+	return moveAs(u, "GetField", lo, hi, asBytes(buf), len(buf), ld, f, statGet, armci.GetS[byte])
 }
 
 // NbPutField is PutField that returns at once (NGA_NbPut_field).
@@ -308,7 +304,7 @@ func NbPutField[F, U any](u *UserArray[U], off uintptr, lo, hi []int, buf []F, l
 	if err != nil {
 		return nil, err
 	}
-	return nbMove(u, "NbPutField", lo, hi, buf, ld, f, putStats, armci.NbPutS[byte])
+	return nbMove(u, "NbPutField", lo, hi, buf, ld, f, statPut, armci.NbPutS[byte])
 }
 
 // NbGetField is GetField that returns at once (NGA_NbGet_field).
@@ -317,5 +313,5 @@ func NbGetField[F, U any](u *UserArray[U], off uintptr, lo, hi []int, buf []F, l
 	if err != nil {
 		return nil, err
 	}
-	return nbMove(u, "NbGetField", lo, hi, buf, ld, f, getStats, armci.NbGetS[byte])
+	return nbMove(u, "NbGetField", lo, hi, buf, ld, f, statGet, armci.NbGetS[byte])
 }

@@ -23,6 +23,16 @@ func BenchmarkPatch(b *testing.B) {
 			a.Put([]int{3, 5}, []int{3, 5}, buf, nil)
 		}
 	})
+	b.Run("get/row8B", func(b *testing.B) {
+		for b.Loop() {
+			a.Get([]int{3, 5}, []int{3, 5}, buf, nil)
+		}
+	})
+	b.Run("acc/row8B", func(b *testing.B) {
+		for b.Loop() {
+			a.Acc([]int{3, 5}, []int{3, 5}, buf, nil, 1)
+		}
+	})
 	b.Run("put/4x4", func(b *testing.B) {
 		for b.Loop() {
 			a.Put([]int{0, 0}, []int{3, 3}, buf, []int{4})

@@ -77,6 +77,11 @@ func timed(a *ga.Array[float64], name string, bytes, it int, lo, hi []int, buf [
 			t = mpi.Wtime() - t
 			emit(ops[op]+"_"+name+"_us", bytes, t/float64(it)*1e6, "us")
 			emit(ops[op]+"_"+name+"_MBps", bytes, float64(bytes)*float64(it)/t/1e6, "MB/s")
+			if name == "contig" && bytes == 8 {
+				if err := side.small(ops[op], it, buf); err != nil {
+					return err
+				}
+			}
 		}
 		if err := ga.Sync(); err != nil {
 			return err
@@ -97,6 +102,10 @@ func run() error {
 		return fmt.Errorf("run with 2 or more ranks")
 	}
 
+	var err error
+	if side, err = openArmciSide(); err != nil {
+		return err
+	}
 	// 1-D contiguous: each rank owns n doubles; rank 0 targets rank 1.
 	const n = 1 << 20
 	g1, err := ga.Create[float64]("contig", []int{n * np}, []int{n})
@@ -302,7 +311,7 @@ func run() error {
 			return err
 		}
 	}
-	if err := armciSide(); err != nil {
+	if err := side.fetchAdd(); err != nil {
 		return err
 	}
 	if err := memcpyLimit(); err != nil {

@@ -1,0 +1,72 @@
+package armci
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// Direct is rank's part of a segment as this process maps it, resolved once
+// for a caller that keeps its own bounds, as ga does for a patch inside one
+// block. Its Put, Get and Acc are those of the mapped transport, without the
+// segment's checks (validity, rank, span) and transport dispatch, which were
+// a third of an 8-byte ga.Put. Offsets are in elements; an offset or length
+// outside the part panics as a slice index does. The caller must stop using
+// a Direct when the segment is freed: its memory is then unmapped.
+type Direct[T AccElem] struct {
+	part []T
+	// lock is the part's accumulate lock, or nil where accumulates must go
+	// through MPI to stay atomic with others (Acc then takes the general path).
+	lock *uint32
+	s    *Segment
+	rank int
+}
+
+// DirectTo returns rank's part of s for direct transfers, or ok false where
+// this process does not map it (or it is not a whole number of T).
+func DirectTo[T AccElem](s *Segment, rank int) (d Direct[T], ok bool) {
+	part, ok := PartAs[T](s, rank)
+	if !ok {
+		return Direct[T]{}, false
+	}
+	d = Direct[T]{part: part, s: s, rank: rank}
+	if s.cpu {
+		d.lock = s.locks[rank]
+	}
+	return d, true
+}
+
+// Put copies src to the part at element offset off.
+func (d *Direct[T]) Put(off int, src []T) { copyBytes(bytesOf(d.part[off:off+len(src)]), bytesOf(src)) }
+
+// Get copies the part's elements from element offset off into dst.
+func (d *Direct[T]) Get(off int, dst []T) { copyBytes(bytesOf(dst), bytesOf(d.part[off:off+len(dst)])) }
+
+// Acc adds scale·src to the part at element offset off, atomically per
+// element with respect to other accumulates, as Acc does.
+func (d *Direct[T]) Acc(off int, src []T, scale T) error {
+	dst := d.part[off : off+len(src)]
+	if d.lock == nil {
+		return Acc(d.s, d.rank, off*sizeOf[T](), src, scale)
+	}
+	lockWord(d.lock)
+	accumulate(dst, src, scale)
+	unlockWord(d.lock)
+	return nil
+}
+
+// Mapped reports whether d is a part (DirectTo's ok), not the zero Direct.
+func (d *Direct[T]) Mapped() bool { return d.s != nil }
+
+// DirectFetchAdd adds v to d's element at element offset off and returns its
+// old value, atomically with respect to every other read-modify-write and
+// accumulate on it (FetchAdd).
+func DirectFetchAdd[T RmwElem](d *Direct[T], off int, v T) (T, error) {
+	if d.lock == nil {
+		return FetchAdd(d.s, d.rank, off*sizeOf[T](), v)
+	}
+	p := &d.part[off]
+	if sizeOf[T]() == 4 {
+		return T(atomic.AddInt32((*int32)(unsafe.Pointer(p)), int32(v)) - int32(v)), nil
+	}
+	return T(atomic.AddInt64((*int64)(unsafe.Pointer(p)), int64(v)) - int64(v)), nil
+}

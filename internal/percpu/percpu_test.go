@@ -1,0 +1,72 @@
+package percpu
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestExact checks exact totals once racing goroutines are done, from more
+// goroutines than Ps, with Ps added after New (their adds spill).
+func TestExact(t *testing.T) {
+	old := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(old)
+	c := New(5)
+	runtime.GOMAXPROCS(4) // Ps 2 and 3 have no slot
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			for k := range 50000 {
+				c.Add2(g%5, 1, 4, int64(k))
+				if k%7 == 0 {
+					c.Add(3, 2)
+					runtime.Gosched()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var want [5]int64
+	for g := range 16 {
+		want[g%5] += 50000
+		want[3] += 2 * ((50000 + 6) / 7)
+		want[4] += 50000 * 49999 / 2
+	}
+	for i := range want {
+		if got := c.Read(i); got != want[i] {
+			t.Errorf("counter %d = %d, want %d", i, got, want[i])
+		}
+	}
+}
+
+// TestSlotsApart checks that no two Ps' slots share a cache line, nor the
+// first one a line with memory before the counters.
+func TestSlotsApart(t *testing.T) {
+	c := New(3)
+	if c.stride*8%line != 0 || c.stride < c.n {
+		t.Fatalf("stride %d int64s for %d counters", c.stride, c.n)
+	}
+	if s := c.slot(0); &s[0] != &c.slots[line/8] {
+		t.Errorf("slot 0 starts at %p, want one line in", &s[0])
+	}
+	if c.slot(runtime.GOMAXPROCS(0)) != nil {
+		t.Errorf("a slot past the Ps that New saw")
+	}
+}
+
+func BenchmarkAdd(b *testing.B) {
+	c := New(4)
+	b.Run("percpu", func(b *testing.B) {
+		for b.Loop() {
+			c.Add2(0, 1, 1, 8)
+		}
+	})
+	var a [2]atomic.Int64
+	b.Run("atomic", func(b *testing.B) {
+		for b.Loop() {
+			a[0].Add(1)
+			a[1].Add(8)
+		}
+	})
+}
