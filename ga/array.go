@@ -54,6 +54,7 @@ type Array[T Elem] struct {
 	faces     *armci.Segment
 	facesHalf int
 	plan      *ghostPlan // UpdateGhosts' copies, from its first call on
+	stage     []T        // where reads of other nodes' faces land (stageSpans)
 	// corners places each block for quick (quick.go); nil for arrays of
 	// many blocks. direct[r] is rank r's storage where this process maps it
 	// (a zero Direct elsewhere), for quick's transfers.
