@@ -12,10 +12,11 @@ import "github.com/goga-hpc/goga/internal/layout"
 // placement.
 
 // corner is where one block lives: its owner, the element offset of its first
-// element in the owner's storage, and the storage's pitches in elements.
+// element in the owner's storage, the storage's pitches in elements, and the
+// block's first index along each dimension.
 type corner struct {
 	rank, off int
-	pitch     [MaxDim]int
+	pitch, lo [MaxDim]int
 }
 
 // maxCorners bounds the table: arrays of more blocks (fine block-cyclic
@@ -35,6 +36,7 @@ func cornersOf(m *layout.Map) []corner {
 		lo, _ := m.Patch(i)
 		c := &out[i]
 		c.rank, c.off = m.Place(m.BlockCoords(i), lo, ext[:nd])
+		copy(c.lo[:], lo)
 		c.pitch[nd-1] = 1
 		for d := nd - 2; d >= 0; d-- {
 			c.pitch[d] = c.pitch[d+1] * ext[d+1]
@@ -59,7 +61,6 @@ func (a *Array[T]) quick(lo, hi, ld []int, n int) (rank, off, need int, ok bool)
 		return 0, 0, 0, false
 	}
 	// First pass: the block, and the patch inside the array and inside it.
-	var start [MaxDim]int
 	blk := 0
 	for d, s := range m.Starts {
 		l, h := lo[d], hi[d]
@@ -70,7 +71,6 @@ func (a *Array[T]) quick(lo, hi, ld []int, n int) (rank, off, need int, ok bool)
 		if b+1 < len(s) && h >= s[b+1] {
 			return 0, 0, 0, false
 		}
-		start[d] = s[b]
 		blk = blk*len(s) + b
 	}
 	c := &a.corners[blk]
@@ -86,7 +86,7 @@ func (a *Array[T]) quick(lo, hi, ld []int, n int) (rank, off, need int, ok bool)
 		if d > 0 && ld != nil && ld[d-1] != count {
 			return 0, 0, 0, false
 		}
-		off += (lo[d] - start[d]) * c.pitch[d]
+		off += (lo[d] - c.lo[d]) * c.pitch[d]
 		spanning = spanning || count > 1
 		need *= count
 	}
