@@ -38,6 +38,10 @@
 //     served in rank order after the holder. A process holds a mutex as a
 //     whole: its goroutines queue for it like for a sync.Mutex, and any of
 //     them may unlock it.
+//   - Direct (DirectTo) is a part this process maps, resolved once, for a
+//     caller that keeps its own bounds: its Put, Get, Acc and DirectFetchAdd
+//     skip the segment's checks and transport dispatch (ga's single-block
+//     transfers use it). It must not outlive the segment.
 //   - BarrierMax is Barrier that also reduces a few integers by maximum on the
 //     way (AllMax: without the fence). Layers above agree through it: a
 //     collective call tells every process whether any refused its arguments,
@@ -117,8 +121,9 @@
 // over TCP) would stall while the target computes, so where any part is
 // reached over MPI RMA the runtime runs a goroutine that enters MPI every
 // 200 µs. The active-message server polls MPI: without pause for 200 µs
-// after its last request, then sleeping between polls, up to 1 ms, so that
-// an idle server does not take a core from the computation beside it.
+// after its last request, then sleeping between polls, up to 1 ms (parked
+// in Go's scheduler from 200 µs on), so that an idle server does not take
+// a core from the computation beside it.
 //
 // # Seam: transports
 //
@@ -141,46 +146,44 @@
 // them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp), alternating with
 // ARMCI-MPI's and GA C's benchmarks under the same flags, and prints what
 // two-sided MPI does between the same two ranks. Medians of 3 runs on
-// 2026-11-25 (after 0e52fa6: MPI calls pace themselves and the server
-// reschedules itself, see package mpi), active messages, on a quiet 2-core
-// virtual machine:
+// 2026-11-25 (third session: the server's idle sleeps parked in Go's
+// scheduler), active messages, on a quiet 2-core virtual machine:
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        1.74 µs  26.1 µs     round trip 8.86 µs     within 2x: met
-//	get 8 B                       13.6 µs   26.4 µs     round trip 8.86 µs     within 2x: met
-//	acc 8 B                        3.17 µs  44.9 µs     round trip 8.86 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.136    0.062 Mop/s 1/(2 round trips) 0.056 met
-//	put 8 MiB                     4990      1830 MB/s   two-sided 3960 MB/s    0.8x: 1.26x, met
-//	get 8 MiB                     5020      2360 MB/s   two-sided 3960 MB/s    0.8x: 1.27x, met
-//	put 2 MiB                     6670      2000 MB/s   two-sided 5122 MB/s    0.8x: 1.30x, met
-//	get 2 MiB                     6180      2420 MB/s   two-sided 5122 MB/s    0.8x: 1.21x, met
-//	acc 8 MiB                     3450       950 MB/s   two-sided 3960 MB/s    (adds too: 0.87x)
-//	put/get/acc 2-D, 128 B-8 MiB  5.4-156x faster than ARMCI-MPI
-//	barrier                        6.92 µs   5.16 µs                           missed: 0.75x
+//	put 8 B                        1.29 µs  25.5 µs     round trip 9.90 µs     within 2x: met
+//	get 8 B                       17.1 µs   26.2 µs     round trip 9.90 µs     within 2x: met
+//	acc 8 B                        2.20 µs  46.2 µs     round trip 9.90 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.141    0.063 Mop/s 1/(2 round trips) 0.051 met
+//	put 8 MiB                     5464      1899 MB/s   two-sided 4004 MB/s    0.8x: 1.36x, met
+//	get 8 MiB                     4597      2343 MB/s   two-sided 4004 MB/s    0.8x: 1.15x, met
+//	put 2 MiB                     6474      1942 MB/s   two-sided 5649 MB/s    0.8x: 1.15x, met
+//	get 2 MiB                     5809      2365 MB/s   two-sided 5649 MB/s    0.8x: 1.03x, met
+//	acc 8 MiB                     3352       976 MB/s   two-sided 4004 MB/s    (adds too: 0.84x)
+//	put/get/acc 2-D, 128 B-8 MiB  5.2-147x faster than ARMCI-MPI
+//	barrier                        5.94 µs   5.05 µs                           missed: 0.85x
 //
 // Every contiguous and 2-D put, get and accumulate is faster than
-// ARMCI-MPI's at every size (1.7x to 156x); only the barrier trails. The
-// run before pacing (same day, 3 runs) had a round trip of 14.8 µs, get 8 B
-// 19.7 µs, put 8 MiB 4500 MB/s and the barrier at 8.35 µs (0.61x). A plain
-// MPI_Barrier loop from Go measured 5.6-6.3 µs with pacing against C's
-// 5.0-5.5; the rest of armci's barrier is its fence. Before active
-// messages, over MPI RMA (osc ucx), an 8-byte put took 104 µs, a get 183
-// µs, an accumulate 505 µs and a fetch-and-add 113 µs.
+// ARMCI-MPI's at every size (1.5x to 147x); only the barrier trails (0.75x
+// in the run before, 6.92 µs). With the server's idle sleeps in a system
+// call, MPI_Barrier and MPI_Allreduce loops from Go took 9-13 µs beside
+// it, against 5.5-6.2 parked (alternating runs); the rest of armci's
+// barrier is its fence. Before active messages, over MPI RMA (osc ucx), an
+// 8-byte put took 104 µs, a get 183 µs, an accumulate 505 µs and a
+// fetch-and-add 113 µs.
 //
 // Through ga on the same nodes (gabench against GA C, which did not finish
 // in 150 s in any run: what it did not print counts as beaten), every
-// transfer but the get of 4 KiB (0.94x; 1.2-1.3x at 8 B-512 B) is faster,
-// and so are the solvers (LuSolve 13-14x), dgemm (1.6-2.3x), transpose and
-// the norms. Trailing: sync 6.46 µs against 5.18 (0.80x; 0.53x before
-// pacing), the ghost update 126 µs against 79 (0.63x; 224 µs before), ddot
-// (0.89x), the element-wise multiply (0.71x) and select_elem (0.85x). The
-// last three are local passes between syncs; goga's local pass over the
-// same memory is 2.1-2.3 ms on one node and 2.9-4.0 ms on the simulated
-// nodes, in plain Go and in its C kernels alike, for a cause not found
-// (pacing the kernels did not change it; neither did armci's remote
-// choice). cmd/demo on 2 + 2 ranks takes 0.277 s with its regular layout
-// against 0.245 s block-cyclic (1.13x, target 1.5x; 8-13 s before active
-// messages).
+// transfer is faster (1.1-201x), and so are the solvers (LuSolve 12-14x),
+// dgemm (1.3-2.1x), transpose and the norms. Trailing: sync 6.20 µs
+// against 5.05 (0.81x), the ghost update 113 µs against 82 (0.73x; 126 µs
+// before its reads from another node became one get per owner, 95-97 in
+// gabench runs alone), ddot (0.71x), the element-wise multiply (0.63x)
+// and select_elem (0.77x). The last three are local passes between syncs
+// whose figures on the simulated nodes move by up to 1.6x from run to run
+// (ddot 1.25-2.05 ms, a plain Go pass 2.2-3.5 ms in consecutive runs, over
+// RMA or active messages alike), for a cause not found. cmd/demo on 2 + 2
+// ranks takes 0.322 s with its regular layout against 0.237 s block-cyclic
+// (1.36x, target 1.5x; 8-13 s before active messages).
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each

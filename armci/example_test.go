@@ -178,3 +178,37 @@ func ExampleRuntime_Lock() {
 	}
 	// Output: true
 }
+
+func ExampleDirectTo() {
+	rt := start()
+	defer rt.Finalize()
+	seg := zeroed(rt, 8*4)
+	defer seg.Free()
+	// Process 0's part, resolved once where this process maps it (one
+	// node); elsewhere the checked calls reach it.
+	d, mapped := armci.DirectTo[int64](seg, 0)
+	if mapped {
+		d.Put(1, []int64{7}) // element 1: the caller keeps the bounds
+		if _, err := armci.DirectFetchAdd(&d, 0, 1); err != nil {
+			log.Fatal(err)
+		}
+	} else {
+		if err := armci.Put(seg, 0, 8, []int64{7}); err != nil {
+			log.Fatal(err)
+		}
+		if _, err := armci.FetchAdd[int64](seg, 0, 0, 1); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := rt.Barrier(); err != nil {
+		log.Fatal(err)
+	}
+	if rt.Rank() == 0 {
+		v := make([]int64, 2)
+		if err := armci.Get(seg, 0, 0, v); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(v[0] == int64(rt.Size()), v[1])
+	}
+	// Output: true 7
+}

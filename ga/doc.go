@@ -532,28 +532,33 @@
 // GA C library, and `make bench` measures again and rewrites its table.
 //
 // cmd/gabench also prints, on one node, what ga stands on, measured in the
-// same run: armci's 8-byte put, get and accumulate and its fetch-and-add
-// (armci_*), a plain 8 MiB copy within one process (put_memcpy_limit_MBps),
-// and the linked BLAS's dgemm alone in one process with a thread per rank
-// (dgemm_limit_GFlops, in a child process after the job). Runs of
-// 2026-11-25 (second session of the day), 2 ranks on a quiet 2-core
-// virtual machine, ratios taken within each run:
+// same run: armci's 8-byte put, get and accumulate, right after ga's with
+// the same loop, buffer and count, and its fetch-and-add (armci_*), a plain
+// 8 MiB copy within one process (put_memcpy_limit_MBps), and the linked
+// BLAS's dgemm alone in one process with a thread per rank
+// (dgemm_limit_GFlops, in a child process after the job). Five runs of
+// 2026-11-25 (third session of the day), 2 ranks on a quiet 2-core virtual
+// machine, ratios taken within each run:
 //
-//	                         ga                 armci / limit        ga against it
-//	put 8 B                  0.023-0.036 µs     0.009-0.014 µs       2.0-3.8x slower (5-8x before)
-//	get 8 B                  0.036-0.040 µs     0.012-0.014 µs       2.5-3.3x slower (7-8.5x)
-//	acc 8 B                  0.037-0.056 µs     0.022-0.027 µs       1.7-2.4x slower (5-6x)
-//	ReadInc / fetch-and-add  15.4-16.9          25.4-50.5 Mop/s      0.33-0.66x
-//	put 8 MiB / memcpy       11250-11510        13330-13640 MB/s     0.83-0.85x
-//	Gemm n = 1000 / dgemm    117-121            140-152 GF/s         0.77-0.83x
-//	Gemm n = 2000 / dgemm    139-144            155-161 GF/s         0.87-0.90x
+//	                         ga against armci or the limit, per run     before
+//	put 8 B                  1.95-2.19x slower                          2.0-3.8x
+//	get 8 B                  1.79-2.27x slower                          2.5-3.3x
+//	acc 8 B                  1.29-1.34x slower                          1.7-2.4x
+//	ReadInc / fetch-and-add  0.50-0.91x (median 0.81)                   0.33-0.66x
+//	put 8 MiB / memcpy       0.83-0.86x                                 0.83-0.85x
+//	Gemm n = 1000 / dgemm    0.73-0.82x                                 0.77-0.83x
+//	Gemm n = 2000 / dgemm    0.86-0.88x                                 0.87-0.90x
 //
 // A patch inside one block, contiguous there and packed in the caller's
-// buffer, is placed in one pass from a table made at creation (quick.go),
-// and its statistics cost one atomic add; what remains above armci is that
-// pass, the statistics and armci's own checks. ReadInc keeps the general
-// placement: through the quick pass it was faster alone but slower with
-// two processes on one counter (10-14 Mop/s against 14-17). Gemm and
-// MatmulPatch multiply in place on one node (gemm_mapped.go): through
-// ScaLAPACK they made 0.5-0.7x of the BLAS alone.
+// buffer, is placed in one pass from a table made at creation (quick.go)
+// and copied straight into the owner's mapped storage (armci.Direct); its
+// statistics are per-P counters (internal/percpu), without a locked
+// instruction. What remains above armci is that pass (about 6 ns) and the
+// statistics (about 3.5). ReadInc on int64 takes the same way to a CPU
+// fetch-and-add: with the statistics a locked add, two processes on one
+// counter made 15-16 Mop/s against armci's 24; with per-P counters 18-23.
+// Gemm and MatmulPatch multiply in place on one node (gemm_mapped.go):
+// repeated on the same arrays, a product of n = 1000 reaches 0.95x of the
+// BLAS alone; gabench times the first product on new arrays, which pays
+// first-touch page faults (BENCHMARKS.md).
 package ga
