@@ -273,12 +273,13 @@ func (a *Array[T]) exchangeGhosts(op string, local []T, p *ghostPlan) error {
 		return errorf(op, a.name, "%v", err)
 	}
 	defer pairs.flush()
-	// Pieces from parts this process does not map come in one get per
-	// owner, of the span of its buffer of faces that holds them, into a
-	// staging buffer, all asked for at once and unpacked when they are in:
-	// across nodes each get is a round trip that the owner's server answers
-	// one at a time. Between two simulated nodes an update read two faces
-	// and four corners from the other process in six gets.
+	// Pieces from parts on other nodes, reached by active messages, come in
+	// one get per owner, of the span of its buffer of faces that holds them,
+	// into a staging buffer, all asked for at once and unpacked when they
+	// are in: each get is a round trip that the owner's server answers one
+	// at a time. Between two simulated nodes an update read two faces and
+	// four corners from the other process in six gets. Other pieces are
+	// read one by one, in flight together.
 	spans := a.stageSpans(p, half)
 	h, err := issued(func(keep func(*armci.Handle, error) error) error {
 		for _, sp := range spans {
@@ -343,8 +344,13 @@ type stageSpan struct {
 }
 
 // stageSpans works out the spans of an update's reads from parts this
-// process does not map, and sizes a.stage for the staged ones.
+// process does not map, and sizes a.stage for the staged ones. Only parts
+// reached by active messages are staged: over MPI RMA the gets of the
+// pieces are in flight together anyway.
 func (a *Array[T]) stageSpans(p *ghostPlan, half int) []stageSpan {
+	if a.g.rt.Remote() != armci.RemoteAM {
+		return nil
+	}
 	nd := len(a.dims)
 	var spans []stageSpan
 	for i := range p.reads {

@@ -44,6 +44,7 @@ const (
 	opKinds
 )
 
+// A kind's counters, from int(kind)·perKind on.
 const (
 	callsOf = iota
 	localBytesOf
