@@ -344,11 +344,20 @@ var aborting sync.Once
 // once (the watcher in runChild, the body's end, Fatalf), and MPI does not
 // promise to survive two threads in MPI_Abort together (a launcher job
 // that failed that way hung once under load), so only the first calls it
-// and the others wait for the end it brings.
+// and the others wait for the end it brings. Should that end not come
+// (a launcher job whose last rank failed outlived its minute once, in a
+// loaded CI run), the process exits after abortGrace: the launcher ends a
+// job one of whose processes exits without MPI_Finalize.
 func abortJob(code int) {
-	aborting.Do(func() { mpi.Abort(code) })
+	aborting.Do(func() {
+		time.AfterFunc(abortGrace, func() { os.Exit(code) })
+		mpi.Abort(code)
+	})
 	select {}
 }
+
+// abortGrace is how long MPI_Abort has to end the job.
+const abortGrace = 15 * time.Second
 
 func defaultRanks() []int {
 	if s := os.Getenv(envRanks); s != "" {

@@ -142,7 +142,7 @@ func TestLauncher(t *testing.T) {
 				t.Fatalf("output lacks %q\n%s", c.want, res.Output)
 			}
 			if strings.Contains(err.Error(), "hung") {
-				t.Fatalf("the job hung instead of ending: %v", err)
+				t.Fatalf("the job hung instead of ending: %v\n%s", err, res.Output)
 			}
 			t.Logf("failed as it should in %v: %v", time.Since(start).Round(time.Millisecond), err)
 		})
