@@ -87,14 +87,23 @@ func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 // (NGA_Read_inc): the shared counter of dynamic load balancing. The array
 // must hold int32 or int64.
 func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
-	// An int64 this process maps: the CPU's fetch-and-add, counted after it.
-	// Counted before, two processes on one counter made a fifth fewer
+	// An integer this process maps: the CPU's fetch-and-add, counted after
+	// it. Counted before, two processes on one counter made a fifth fewer
 	// increments between them.
 	if r, off, _, ok := a.quick(sub, sub, nil, 1); ok {
-		if d, ok := any(&a.direct[r]).(*armci.Direct[int64]); ok && d.Mapped() {
-			old, err := armci.DirectFetchAdd(d, off, inc)
-			a.note(r, statReadInc, a.es)
-			return old, err
+		switch d := any(&a.direct[r]).(type) {
+		case *armci.Direct[int64]:
+			if d.Mapped() {
+				old, err := armci.DirectFetchAdd(d, off, inc)
+				a.note(r, statReadInc, a.es)
+				return old, err
+			}
+		case *armci.Direct[int32]:
+			if d.Mapped() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
+				old, err := armci.DirectFetchAdd(d, off, int32(inc))
+				a.note(r, statReadInc, a.es)
+				return int64(old), err
+			}
 		}
 	}
 	if err := a.checkPatch("ReadInc", sub, sub); err != nil {
