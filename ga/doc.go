@@ -554,7 +554,7 @@
 // and copied straight into the owner's mapped storage (armci.Direct); its
 // statistics are per-P counters (internal/percpu), without a locked
 // instruction. What remains above armci is that pass (about 6 ns) and the
-// statistics (about 3.5). ReadInc on int64 takes the same way to a CPU
+// statistics (about 3.5). ReadInc on integers takes the same way to a CPU
 // fetch-and-add: with the statistics a locked add, two processes on one
 // counter made 15-16 Mop/s against armci's 24; with per-P counters 18-23.
 // Gemm and MatmulPatch multiply in place on one node (gemm_mapped.go):
