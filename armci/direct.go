@@ -1,9 +1,6 @@
 package armci
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
 // Direct is rank's part of a segment as this process maps it, resolved once
 // for a caller that keeps its own bounds, as ga does for a patch inside one
@@ -64,9 +61,5 @@ func DirectFetchAdd[T RmwElem](d *Direct[T], off int, v T) (T, error) {
 	if d.lock == nil {
 		return FetchAdd(d.s, d.rank, off*sizeOf[T](), v)
 	}
-	p := &d.part[off]
-	if sizeOf[T]() == 4 {
-		return T(atomic.AddInt32((*int32)(unsafe.Pointer(p)), int32(v)) - int32(v)), nil
-	}
-	return T(atomic.AddInt64((*int64)(unsafe.Pointer(p)), int64(v)) - int64(v)), nil
+	return fetchAddAt(unsafe.Pointer(&d.part[off]), v), nil
 }

@@ -32,10 +32,16 @@ func FetchAdd[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 	if am := s.viaAM(rank); am != nil {
 		return rmwAM(am, off, amFetchAdd, v, 0)
 	}
+	return fetchAddAt(addr(s, rank, off), v), nil
+}
+
+// fetchAddAt adds v to the T at p with the processor's atomic and returns
+// the old value.
+func fetchAddAt[T RmwElem](p unsafe.Pointer, v T) T {
 	if sizeOf[T]() == 4 {
-		return T(atomic.AddInt32((*int32)(addr(s, rank, off)), int32(v)) - int32(v)), nil
+		return T(atomic.AddInt32((*int32)(p), int32(v)) - int32(v))
 	}
-	return T(atomic.AddInt64((*int64)(addr(s, rank, off)), int64(v)) - int64(v)), nil
+	return T(atomic.AddInt64((*int64)(p), int64(v)) - int64(v))
 }
 
 // Swap stores v in the element at byte offset off in rank's part of s and

@@ -53,8 +53,9 @@ type Array[T Elem] struct {
 	// in two halves that updates use in turn: facesHalf is the next one's.
 	faces     *armci.Segment
 	facesHalf int
-	plan      *ghostPlan // UpdateGhosts' copies, from its first call on
-	stage     []T        // where reads of other nodes' faces land (stageSpans)
+	plan      *ghostPlan  // UpdateGhosts' copies, from its first call on
+	stage     []T         // where reads of other nodes' faces land (stageSpans)
+	staged    []stageSpan // the spans of the last update's staged reads, kept for the next
 	// corners places each block for quick (quick.go); nil for arrays of
 	// many blocks. direct[r] is rank r's storage where this process maps it
 	// (a zero Direct elsewhere), for quick's transfers.

@@ -352,7 +352,7 @@ func (a *Array[T]) stageSpans(p *ghostPlan, half int) []stageSpan {
 		return nil
 	}
 	nd := len(a.dims)
-	var spans []stageSpan
+	spans := a.staged[:0]
 	for i := range p.reads {
 		c := &p.reads[i]
 		if c.owner < 0 || a.faces.Mapped(c.owner) {
@@ -382,6 +382,7 @@ func (a *Array[T]) stageSpans(p *ghostPlan, half int) []stageSpan {
 	if len(a.stage) < total {
 		a.stage = make([]T, total)
 	}
+	a.staged = spans
 	return spans
 }
 
