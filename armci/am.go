@@ -86,6 +86,9 @@ type amServer struct {
 	rbuf     []byte
 	scratch  []byte
 	stopping atomic.Bool
+	// served is when a request was last served, by any thread (Unix ns):
+	// the server's idle time, which paces its polls, counts from it.
+	served atomic.Int64
 
 	done chan struct{}
 }
@@ -179,19 +182,32 @@ const (
 
 const flagFollows = 1
 
-// The server polls without pause for amHot after its last request, then
-// sleeps between polls, a growing share of the idle time up to amSleep: in
-// one system call while the sleeps are short, and from amParkFrom on parked
-// in Go's scheduler (time.Sleep), which gives up the thread and its P for
-// the sleep. With every sleep a system call, MPI collectives between two
-// simulated nodes took 9-13 µs (ga.Sync, MPI_Barrier and MPI_Allreduce
-// alike) against 5.5-6.2 parked, in alternating runs (GA C's ga.Sync:
-// 5.0-5.5). Why is not measured; a thread asleep in a system call keeps its
-// P until sysmon takes it.
+// The server polls without pause for amHot after the last request that
+// any thread of this process served, then sleeps between polls, a growing
+// share of the idle time up to amSleep: in one system call while the sleeps
+// are short, and from amParkFrom on parked in Go's scheduler (time.Sleep),
+// which gives up the thread and its P for the sleep.
+//
+// Measured between two simulated nodes (1 + 1 ranks on two cores):
+//   - With every sleep a system call, MPI collectives took 9-13 µs (ga.Sync,
+//     MPI_Barrier and MPI_Allreduce alike) against 5.5-6.2 parked (GA C's
+//     ga.Sync: 5.0-5.5). Why is not measured; a thread asleep in a system
+//     call keeps its P until sysmon takes it.
+//   - Waking every 1 ms to poll slowed both processes' local passes (ga.Dot,
+//     ElemMultiply, SelectElem, a plain loop over slices) by 1.2-1.6x, with
+//     seven times the context switches and a third more CPU time; every
+//     2 ms, by up to 1.3x; every 5 ms and more, not measurably. A request
+//     to a process that computes outside MPI after 40 ms without requests
+//     may thus wait up to amSleep.
+//   - Counted from the server's own requests only, its idle time grew while
+//     the main thread served requests in its waits (a ghost update's), and a
+//     process that went on into a blocking collective left its peers' last
+//     requests to a sleeping server: update_ghosts took 133-206 µs; counted
+//     from any thread's, 77-80 (GA C's: 82).
 const (
 	amHot      = 200 * time.Microsecond
 	amParkFrom = 200 * time.Microsecond
-	amSleep    = time.Millisecond
+	amSleep    = 5 * time.Millisecond
 )
 
 // serverPace is how often the server reschedules itself (serve).
@@ -213,18 +229,17 @@ const serverPace = 2 * time.Millisecond
 // 131-415, 8-byte gets 15 µs against 24.
 func (a *amServer) serve() {
 	defer close(a.done)
-	last := time.Now()
-	paced := last
+	a.served.Store(time.Now().UnixNano())
+	paced := time.Now()
 	for !a.stopping.Load() {
 		if time.Since(paced) > serverPace {
 			runtime.Gosched()
 			paced = time.Now()
 		}
 		if a.serveOne() {
-			last = time.Now()
 			continue
 		}
-		idle := time.Since(last)
+		idle := time.Duration(time.Now().UnixNano() - a.served.Load())
 		switch d := min(idle/8, amSleep); {
 		case idle < amHot:
 			yieldThread()
@@ -256,6 +271,7 @@ func (a *amServer) serveOne() bool {
 	if _, err := mpi.Recv(a.comm, a.rbuf[:st.Count], st.Source, amTagRequest); err != nil {
 		return false
 	}
+	a.served.Store(time.Now().UnixNano())
 	h, payload := decode(a.rbuf[:st.Count])
 	if h[hOp] == amStop {
 		a.stopping.Store(true)

@@ -484,6 +484,21 @@ func Allreduce(s, r unsafe.Pointer, count int, t Datatype, op Op, c Comm) int {
 	return int(C.goga_allreduce(s, r, ci(count), h(uintptr(t)), h(uintptr(op)), h(uintptr(c))))
 }
 
+// Ibarrier is MPI_Ibarrier.
+func Ibarrier(c Comm) (Request, int) {
+	var r C.goga_h
+	rc := C.goga_ibarrier(h(uintptr(c)), &r)
+	return Request(r), int(rc)
+}
+
+// Iallreduce is MPI_Iallreduce. The caller pins s and r until the request
+// completes.
+func Iallreduce(s, r unsafe.Pointer, count int, t Datatype, op Op, c Comm) (Request, int) {
+	var q C.goga_h
+	rc := C.goga_iallreduce(s, r, ci(count), h(uintptr(t)), h(uintptr(op)), h(uintptr(c)), &q)
+	return Request(q), int(rc)
+}
+
 // Scan is MPI_Scan.
 func Scan(s, r unsafe.Pointer, count int, t Datatype, op Op, c Comm) int {
 	return int(C.goga_scan(s, r, ci(count), h(uintptr(t)), h(uintptr(op)), h(uintptr(c))))

@@ -329,6 +329,18 @@ static inline int goga_reduce(void *s, void *r, int count, goga_h t, goga_h op, 
 static inline int goga_allreduce(void *s, void *r, int count, goga_h t, goga_h op, goga_h c) {
 	return MPI_Allreduce(G_SB(s), r, count, G_TYPE(t), G_OP(op), G_COMM(c));
 }
+static inline int goga_ibarrier(goga_h c, goga_h *req) {
+	MPI_Request r;
+	int rc = MPI_Ibarrier(G_COMM(c), &r);
+	*req = (goga_h)r;
+	return rc;
+}
+static inline int goga_iallreduce(void *s, void *r, int count, goga_h t, goga_h op, goga_h c, goga_h *req) {
+	MPI_Request q;
+	int rc = MPI_Iallreduce(G_SB(s), r, count, G_TYPE(t), G_OP(op), G_COMM(c), &q);
+	*req = (goga_h)q;
+	return rc;
+}
 static inline int goga_scan(void *s, void *r, int count, goga_h t, goga_h op, goga_h c) {
 	return MPI_Scan(G_SB(s), r, count, G_TYPE(t), G_OP(op), G_COMM(c));
 }

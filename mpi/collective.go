@@ -89,6 +89,23 @@ func Allreduce[T Elem](c *Comm, send, recv []T, o Op) error {
 	return check("Allreduce", cgo.Allreduce(sendPtr(send), ptr(recv), n, e.dt, o.h, c.h))
 }
 
+// Iallreduce is MPI_Iallreduce: Allreduce started, to be completed by Wait
+// or Test on the request, with send and recv pinned and not to be touched
+// until then. A process can serve its peers between tests instead of
+// blocking inside MPI (armci's collectives across nodes do).
+func Iallreduce[T Elem](c *Comm, send, recv []T, o Op) (*Request, error) {
+	n, e, err := reduceArgs(c, "Iallreduce", send, recv, o, true)
+	if err != nil {
+		return nil, err
+	}
+	r := newRequest("Iallreduce", recv, e.size)
+	if len(send) > 0 {
+		r.pin.Pin(&send[0])
+	}
+	h, rc := cgo.Iallreduce(sendPtr(send), ptr(recv), n, e.dt, o.h, c.h)
+	return r.started(h, check("Iallreduce", rc))
+}
+
 // Scan is MPI_Scan: rank r's recv gets the reduction of ranks 0..r.
 func Scan[T Elem](c *Comm, send, recv []T, o Op) error {
 	n, e, err := reduceArgs(c, "Scan", send, recv, o, true)

@@ -971,6 +971,50 @@ func TestCollectives(t *testing.T) {
 			}
 		})
 
+		t.Run("Nonblocking", func(t *testing.T) {
+			// Iallreduce gives Allreduce's sums, from a send buffer and in place.
+			got := []int64{-1, -1}
+			req, err := mpi.Iallreduce(w, []int64{int64(r + 1), int64(r) << 33}, got, mpi.Sum)
+			pcMust(t, "Iallreduce", err)
+			_, err = req.Wait()
+			pcMust(t, "Iallreduce Wait", err)
+			pcEq(t, "Iallreduce Sum", got, []int64{int64(n * (n + 1) / 2), int64(n*(n-1)/2) << 33})
+			inPlace := []float64{float64(r) + 0.5}
+			req, err = mpi.Iallreduce(w, nil, inPlace, mpi.Max)
+			pcMust(t, "Iallreduce in place", err)
+			for done := false; !done; {
+				done, _, err = req.Test()
+				pcMust(t, "Iallreduce Test", err)
+			}
+			pcEq(t, "Iallreduce Max in place", inPlace, []float64{float64(n) - 0.5})
+			_, err = mpi.Iallreduce(w, []int32{1, 2}, []int32{0}, mpi.Sum)
+			pcArgErr(t, "Iallreduce into a short recv", err, "recv")
+
+			// An Ibarrier does not complete on any rank before rank 0 has
+			// entered it, and rank 0 enters it only once every other rank
+			// has tested its own.
+			var bar *mpi.Request
+			if r != 0 {
+				bar, err = w.Ibarrier()
+				pcMust(t, "Ibarrier", err)
+				done, _, err := bar.Test()
+				pcMust(t, "Ibarrier Test", err)
+				if done {
+					t.Errorf("rank %d: Ibarrier complete before rank 0 entered it", r)
+				}
+				pcMust(t, "Send", mpi.Send(w, []int32{int32(r)}, 0, 77))
+			} else {
+				for range n - 1 {
+					_, err := mpi.Recv(w, []int32{0}, mpi.AnySource, 77)
+					pcMust(t, "Recv", err)
+				}
+				bar, err = w.Ibarrier()
+				pcMust(t, "Ibarrier", err)
+			}
+			_, err = bar.Wait()
+			pcMust(t, "Ibarrier Wait", err)
+		})
+
 		t.Run("SubComm", func(t *testing.T) {
 			// Collectives on a communicator smaller than World use its own
 			// ranks and size: even and odd ranks of World.

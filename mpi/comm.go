@@ -240,6 +240,17 @@ func (c *Comm) Barrier() error {
 	return check("Barrier", cgo.Barrier(c.h))
 }
 
+// Ibarrier is MPI_Ibarrier: a barrier that completes when the request does
+// (Wait or Test).
+func (c *Comm) Ibarrier() (*Request, error) {
+	if err := c.valid("Ibarrier"); err != nil {
+		return nil, err
+	}
+	r := &Request{op: "Ibarrier"}
+	h, rc := cgo.Ibarrier(c.h)
+	return r.started(h, check("Ibarrier", rc))
+}
+
 // Abort is MPI_Abort on c: it ends the processes of c (in practice, the job).
 func (c *Comm) Abort(code int) error {
 	if err := c.valid("Abort"); err != nil {

@@ -69,7 +69,7 @@
 // then the caller must not change a Put's buffer or read a Get's, and the
 // window keeps those buffers reachable (a temporary slice is not collected
 // before the flush). Their buffers are never left on a goroutine stack, which can
-// move. Non-blocking calls (Isend, Irecv, Rput, Rget, Raccumulate) pin their Go
+// move. Non-blocking calls (Isend, Irecv, Rput, Rget, Raccumulate, Iallreduce) pin their Go
 // buffer until Wait or Test reports completion. IsendTyped and IrecvTyped move
 // the elements a derived datatype (TypeStrided, TypeSubarray, ...) selects, so
 // a strided patch goes over two-sided MPI without being packed by hand.
