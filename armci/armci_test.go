@@ -28,6 +28,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("MapIn", func(t *testing.T) { eachMode(t, testMapIn) })
 		t.Run("RMW", func(t *testing.T) { eachMode(t, testRMW) })
 		t.Run("NonBlocking", func(t *testing.T) { eachMode(t, testNonBlocking) })
+		t.Run("LargeGetWait", func(t *testing.T) { eachMode(t, testLargeGetWait) })
 		t.Run("Errors", func(t *testing.T) { eachMode(t, testErrors) })
 		t.Run("Collective", func(t *testing.T) { eachMode(t, testCollectiveErrors) })
 		t.Run("Finalize", func(t *testing.T) { eachMode(t, testFinalize) })

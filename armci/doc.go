@@ -69,8 +69,10 @@
 //     no cgo crossing for small sizes.
 //   - over MPI: the part is reached through the segment's MPI-3 window, held
 //     in one lock_all epoch. Puts and gets are MPI_Put and MPI_Get completed
-//     with MPI_Win_flush_local (MPI_Rput and MPI_Rget for the non-blocking
-//     forms); strided patches are nested hvector datatypes moved in one call;
+//     with MPI_Win_flush_local (for the non-blocking forms, at the handle's
+//     Wait, which one flush serves for every handle issued before it: Open
+//     MPI 4.1's MPI_Rget and MPI_Rput get their requests through an extra
+//     atomic operation); strided patches are nested hvector datatypes moved in one call;
 //     a fence is MPI_Win_flush. MPI counts are C ints, so a transfer of more
 //     than 1 GiB goes as one call per GiB (a strided patch split into runs of
 //     whole rows). The goroutines of a process take turns at each target (one

@@ -8,10 +8,24 @@ import (
 // completes it; until then the Go buffers it uses stay pinned and must not be
 // touched. Over shared memory the operation is done when it is issued and its
 // handle is complete at once.
+//
+// Over MPI RMA, a handle is completed by a local flush of its target
+// (MPI_Win_flush_local) rather than by MPI request objects: Open MPI 4.1's
+// osc ucx gives MPI_Rget and MPI_Rput their requests through an extra atomic
+// operation, and a clean-clone CI run once hung in MPI_Waitall on such a
+// request while its target sat in a collective. A flush waits for every
+// operation this process issued to the target, so one Wait completes the
+// handles issued before it, and the others' Waits then return at once.
 type Handle struct {
 	rt   *Runtime
 	op   string
 	reqs []*mpi.Request
+	// seg, rank and seq, for an operation issued through seg's RMA window:
+	// it is complete once a local flush of rank has followed the seq-th
+	// operation issued there.
+	seg  *Segment
+	rank int
+	seq  uint64
 	done bool
 }
 
@@ -36,9 +50,12 @@ func (h *Handle) Wait() error {
 		return nil
 	}
 	var err error
-	if h.rt != nil && h.rt.am != nil {
+	switch {
+	case h.seg != nil:
+		err = h.seg.completeRMA(h.rank, h.seq)
+	case h.rt != nil && h.rt.am != nil:
 		err = h.rt.am.wait(h.reqs...)
-	} else {
+	default:
 		_, err = mpi.Waitall(h.reqs...)
 	}
 	if err != nil {
@@ -48,12 +65,22 @@ func (h *Handle) Wait() error {
 	return nil
 }
 
-// Test reports whether the operation is complete, without blocking (ARMCI_Test).
+// Test reports whether the operation is complete, without blocking
+// (ARMCI_Test); over MPI RMA, where MPI has no test of a flush, it
+// completes the operation with one (which waits for the transfer, not for
+// other processes).
 func (h *Handle) Test() (bool, error) {
 	if h == nil {
 		return false, stateErr("Test", "handle", ErrNil)
 	}
 	if h.done {
+		return true, nil
+	}
+	if h.seg != nil {
+		if err := h.seg.completeRMA(h.rank, h.seq); err != nil {
+			return false, err
+		}
+		h.finish()
 		return true, nil
 	}
 	for _, r := range h.reqs {
@@ -96,9 +123,13 @@ func (rt *Runtime) WaitAll() error {
 	return nil
 }
 
-// started wraps the requests of an operation that a transport issued: no
-// requests means it completed as it was issued.
-func (s *Segment) started(op string, reqs []*mpi.Request, err error) (*Handle, error) {
+// started wraps an operation that a transport issued to rank without
+// waiting: through the RMA window, completed by a flush; else by its
+// requests, where no requests means it completed as it was issued.
+func (s *Segment) started(op string, rank int, reqs []*mpi.Request, err error) (*Handle, error) {
+	if _, rma := s.to[rank].(*overMPI); rma {
+		return s.startedRMA(op, rank, err)
+	}
 	if err != nil {
 		// Complete what was issued before the failure: its buffers are pinned.
 		mpi.Waitall(reqs...)
@@ -110,6 +141,51 @@ func (s *Segment) started(op string, reqs []*mpi.Request, err error) (*Handle, e
 	return s.rt.track(&Handle{op: op, reqs: reqs}), nil
 }
 
+// startedRMA wraps an operation issued to rank through the RMA window
+// (issuedRMA has counted it).
+func (s *Segment) startedRMA(op string, rank int, err error) (*Handle, error) {
+	end := s.turn(rank)
+	seq := s.issued[rank]
+	end()
+	if err != nil {
+		// Complete what was issued before the failure.
+		s.completeRMA(rank, seq)
+		return nil, err
+	}
+	return s.rt.track(&Handle{op: op, seg: s, rank: rank, seq: seq}), nil
+}
+
+// issuedRMA ends issuing operations to rank through the RMA window, err
+// being the first failure: with wait, it completes them with a local flush;
+// else it counts them for their handle. The caller holds turn(rank).
+func (s *Segment) issuedRMA(rank int, wait bool, err error) error {
+	s.issued[rank]++
+	if !wait || err != nil {
+		return err
+	}
+	return s.flushLocal(rank)
+}
+
+// flushLocal completes at this process every operation it issued to rank
+// through the RMA window. The caller holds turn(rank).
+func (s *Segment) flushLocal(rank int) error {
+	if err := s.win.FlushLocal(rank); err != nil {
+		return err
+	}
+	s.flushed[rank] = s.issued[rank]
+	return nil
+}
+
+// completeRMA completes the operations issued to rank through the RMA
+// window up to the seq-th, with a local flush unless one has followed it.
+func (s *Segment) completeRMA(rank int, seq uint64) error {
+	defer s.turn(rank)()
+	if s.flushed[rank] >= seq {
+		return nil
+	}
+	return s.flushLocal(rank)
+}
+
 // NbPut is Put that returns at once (ARMCI_NbPut).
 func NbPut[T mpi.Elem](s *Segment, rank, off int, src []T) (*Handle, error) {
 	b := bytesOf(src)
@@ -117,7 +193,7 @@ func NbPut[T mpi.Elem](s *Segment, rank, off int, src []T) (*Handle, error) {
 		return nil, err
 	}
 	reqs, err := s.to[rank].put(off, b, false)
-	return s.started("NbPut", reqs, err)
+	return s.started("NbPut", rank, reqs, err)
 }
 
 // NbGet is Get that returns at once (ARMCI_NbGet).
@@ -127,7 +203,7 @@ func NbGet[T mpi.Elem](s *Segment, rank, off int, dst []T) (*Handle, error) {
 		return nil, err
 	}
 	reqs, err := s.to[rank].get(off, b, false)
-	return s.started("NbGet", reqs, err)
+	return s.started("NbGet", rank, reqs, err)
 }
 
 // NbAcc is Acc that returns at once (ARMCI_NbAcc).
@@ -140,11 +216,9 @@ func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, err
 			return nil, err
 		}
 		end := s.turn(rank)
-		reqs, err := requests(nil, src, func(p []T, o int) (*mpi.Request, error) {
-			return mpi.Raccumulate(s.win, scaled(p, scale), rank, off+o, mpi.Sum)
-		})
+		err := s.issuedRMA(rank, false, accPieces(s, rank, off, src, scale))
 		end()
-		return s.started("NbAcc", reqs, err)
+		return s.startedRMA("NbAcc", rank, err)
 	}
 	if err := Acc(s, rank, off, src, scale); err != nil {
 		return nil, renamed("NbAcc", err)
@@ -159,7 +233,7 @@ func NbPutS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handl
 		return nil, err
 	}
 	reqs, err := s.to[rank].putS(off, b, p, false)
-	return s.started("NbPutS", reqs, err)
+	return s.started("NbPutS", rank, reqs, err)
 }
 
 // NbGetS is GetS that returns at once (ARMCI_NbGetS).
@@ -169,7 +243,7 @@ func NbGetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handl
 		return nil, err
 	}
 	reqs, err := s.to[rank].getS(off, b, p, false)
-	return s.started("NbGetS", reqs, err)
+	return s.started("NbGetS", rank, reqs, err)
 }
 
 // NbAccS is AccS that returns at once (ARMCI_NbAccS). Over MPI the patch is
@@ -188,7 +262,7 @@ func NbPutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle,
 		return nil, err
 	}
 	reqs, err := s.to[rank].putV(b, vecs, false)
-	return s.started("NbPutV", reqs, err)
+	return s.started("NbPutV", rank, reqs, err)
 }
 
 // NbGetV is GetV that returns at once (ARMCI_NbGetV).
@@ -198,7 +272,7 @@ func NbGetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle,
 		return nil, err
 	}
 	reqs, err := s.to[rank].getV(b, vecs, false)
-	return s.started("NbGetV", reqs, err)
+	return s.started("NbGetV", rank, reqs, err)
 }
 
 // NbAccV is AccV that returns at once (ARMCI_NbAccV).

@@ -1,6 +1,7 @@
 package armci_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -264,4 +265,38 @@ func testNonBlocking(t *testing.T, rt *armci.Runtime) {
 		must(t, rt.Barrier())
 	})
 	must(t, s.Free())
+}
+
+// testLargeGetWait gets 4 MiB in four handles, which are in flight when
+// NbGet returns wherever the get goes over a network, and complete when
+// Wait returns. They are waited in reverse, so that one wait completes the
+// others (over MPI RMA one local flush serves every handle issued before
+// it), then a second round, issued after that flush, in order.
+func testLargeGetWait(t *testing.T, rt *armci.Runtime) {
+	me, n := rt.Rank(), rt.Size()
+	prev := (me - 1 + n) % n
+	const size, parts = 4 << 20, 4
+	big := malloc(t, rt, size)
+	copy(big.Local(), pattern(me, size))
+	must(t, rt.Barrier())
+	for round := range 2 {
+		dst := make([]byte, size)
+		hs := make([]*armci.Handle, parts)
+		for i := range hs {
+			h, err := armci.NbGet(big, prev, i*size/parts, dst[i*size/parts:(i+1)*size/parts])
+			must(t, err)
+			hs[i] = h
+		}
+		want := pattern(prev, size)
+		for i := range hs {
+			if round == 0 {
+				i = parts - 1 - i
+			}
+			must(t, hs[i].Wait())
+			lo, hi := i*size/parts, (i+1)*size/parts
+			sameBytes(t, fmt.Sprintf("NbGet of 4 MiB, round %d, part %d", round, i), dst[lo:hi], want[lo:hi])
+		}
+	}
+	must(t, rt.Barrier())
+	must(t, big.Free())
 }

@@ -51,6 +51,10 @@ type Segment struct {
 	cpu bool
 	// rma: win is an RMA window in a lock_all epoch.
 	rma bool
+	// issued and flushed count, per target rank, the operations issued
+	// through the RMA window and those a local flush has completed (see
+	// Handle); guarded by turn(rank).
+	issued, flushed []uint64
 	// amID: this process's part's id at its active-message server, or 0.
 	amID int64
 
@@ -326,6 +330,7 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 		}
 	}
 	s.rma = true
+	s.issued, s.flushed = make([]uint64, s.comm.Size()), make([]uint64, s.comm.Size())
 	s.rt.startProgress()
 	s.rt.rmaSegments.Add(1)
 	return nil
@@ -382,6 +387,7 @@ func (s *Segment) openRMA(size int) error {
 	}
 	s.win = w
 	s.rma = true
+	s.issued, s.flushed = make([]uint64, s.comm.Size()), make([]uint64, s.comm.Size())
 	s.to = make([]transport, s.comm.Size())
 	for r := range s.to {
 		s.to[r] = &overMPI{s: s, rank: r}

@@ -123,107 +123,62 @@ type overMPI struct {
 }
 
 func (o *overMPI) put(off int, b []byte, wait bool) ([]*mpi.Request, error) {
-	return o.move(off, b, wait, mpi.Put[byte], mpi.Rput[byte])
+	return o.move(off, b, wait, mpi.Put[byte])
 }
 
 func (o *overMPI) get(off int, b []byte, wait bool) ([]*mpi.Request, error) {
-	return o.move(off, b, wait, mpi.Get[byte], mpi.Rget[byte])
+	return o.move(off, b, wait, mpi.Get[byte])
 }
 
-// move issues a contiguous transfer in pieces: blocking calls completed by
-// one local flush with wait, request-based calls without.
-func (o *overMPI) move(off int, b []byte, wait bool,
-	blocking func(w *mpi.Win, b []byte, rank, disp int) error,
-	nb func(w *mpi.Win, b []byte, rank, disp int) (*mpi.Request, error)) ([]*mpi.Request, error) {
+// move issues a contiguous transfer in pieces, completed by one local flush
+// with wait, else left to the handle (Segment.issued).
+func (o *overMPI) move(off int, b []byte, wait bool, issue func(w *mpi.Win, b []byte, rank, disp int) error) ([]*mpi.Request, error) {
 	defer o.s.turn(o.rank)()
-	if wait {
-		if err := pieces(b, func(p []byte, q int) error { return blocking(o.s.win, p, o.rank, off+q) }); err != nil {
-			return nil, err
-		}
-		return nil, o.s.win.FlushLocal(o.rank)
-	}
-	return requests(nil, b, func(p []byte, q int) (*mpi.Request, error) { return nb(o.s.win, p, o.rank, off+q) })
+	err := pieces(b, func(p []byte, q int) error { return issue(o.s.win, p, o.rank, off+q) })
+	return nil, o.s.issuedRMA(o.rank, wait, err)
 }
 
 func (o *overMPI) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
-	return o.strided(off, b, p, wait, mpi.PutTyped[byte], mpi.RputTyped[byte])
+	return o.strided(off, b, p, wait, mpi.PutTyped[byte])
 }
 
 func (o *overMPI) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, error) {
-	return o.strided(off, b, p, wait, mpi.GetTyped[byte], mpi.RgetTyped[byte])
+	return o.strided(off, b, p, wait, mpi.GetTyped[byte])
 }
 
 // strided moves a strided patch with one typed call per piece (see
 // Strided.pieces).
 func (o *overMPI) strided(off int, b []byte, p Strided, wait bool,
-	blocking func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) error,
-	nb func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) (*mpi.Request, error)) ([]*mpi.Request, error) {
+	issue func(w *mpi.Win, b []byte, lt *mpi.Datatype, rank, off int, rt *mpi.Datatype) error) ([]*mpi.Request, error) {
 	if p.Bytes() == 0 {
 		return nil, nil
 	}
 	defer o.s.turn(o.rank)()
-	var reqs []*mpi.Request
 	err := p.typedPieces(b, func(b []byte, lt *mpi.Datatype, r int, rt *mpi.Datatype) error {
-		if wait {
-			return blocking(o.s.win, b, lt, o.rank, off+r, rt)
-		}
-		req, err := nb(o.s.win, b, lt, o.rank, off+r, rt)
-		if err == nil {
-			reqs = append(reqs, req)
-		}
-		return err
+		return issue(o.s.win, b, lt, o.rank, off+r, rt)
 	})
-	if err != nil || !wait {
-		return reqs, err
-	}
-	return nil, o.s.win.FlushLocal(o.rank)
+	return nil, o.s.issuedRMA(o.rank, wait, err)
 }
 
 func (o *overMPI) putV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
-	return o.vector(b, vecs, wait, mpi.Put[byte], mpi.Rput[byte])
+	return o.vector(b, vecs, wait, mpi.Put[byte])
 }
 
 func (o *overMPI) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
-	return o.vector(b, vecs, wait, mpi.Get[byte], mpi.Rget[byte])
+	return o.vector(b, vecs, wait, mpi.Get[byte])
 }
 
 // vector moves each piece of an I/O vector with contiguous calls.
-func (o *overMPI) vector(b []byte, vecs []IOVec, wait bool,
-	blocking func(w *mpi.Win, b []byte, rank, disp int) error,
-	nb func(w *mpi.Win, b []byte, rank, disp int) (*mpi.Request, error)) ([]*mpi.Request, error) {
+func (o *overMPI) vector(b []byte, vecs []IOVec, wait bool, issue func(w *mpi.Win, b []byte, rank, disp int) error) ([]*mpi.Request, error) {
 	defer o.s.turn(o.rank)()
-	var reqs []*mpi.Request
+	var err error
 	for _, v := range vecs {
-		for i := range v.Local {
+		for i := 0; i < len(v.Local) && err == nil; i++ {
 			piece, at := b[v.Local[i]:v.Local[i]+v.Bytes], v.Remote[i]
-			var err error
-			if wait {
-				err = pieces(piece, func(p []byte, q int) error { return blocking(o.s.win, p, o.rank, at+q) })
-			} else {
-				reqs, err = requests(reqs, piece, func(p []byte, q int) (*mpi.Request, error) { return nb(o.s.win, p, o.rank, at+q) })
-			}
-			if err != nil {
-				return reqs, err
-			}
+			err = pieces(piece, func(p []byte, q int) error { return issue(o.s.win, p, o.rank, at+q) })
 		}
 	}
-	if !wait {
-		return reqs, nil
-	}
-	return nil, o.s.win.FlushLocal(o.rank)
+	return nil, o.s.issuedRMA(o.rank, wait, err)
 }
 
 func (o *overMPI) fence() error { return o.s.win.Flush(o.rank) }
-
-// requests issues one request-based MPI call per piece of buf (see pieces)
-// and appends their requests to reqs.
-func requests[T any](reqs []*mpi.Request, buf []T, issue func(piece []T, off int) (*mpi.Request, error)) ([]*mpi.Request, error) {
-	err := pieces(buf, func(p []T, o int) error {
-		r, err := issue(p, o)
-		if err == nil {
-			reqs = append(reqs, r)
-		}
-		return err
-	})
-	return reqs, err
-}
