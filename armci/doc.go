@@ -148,49 +148,57 @@
 // them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp), alternating with
 // ARMCI-MPI's and GA C's benchmarks under the same flags, and prints what
 // two-sided MPI does between the same two ranks. Medians of 3 runs on
-// 2026-11-25 (third session: the server's idle sleeps parked in Go's
-// scheduler), active messages, on a quiet 2-core virtual machine:
+// 2026-11-25 (fourth session: the server sleeps up to 5 ms when idle),
+// active messages, on a quiet 2-core virtual machine:
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        1.29 µs  25.5 µs     round trip 9.90 µs     within 2x: met
-//	get 8 B                       17.1 µs   26.2 µs     round trip 9.90 µs     within 2x: met
-//	acc 8 B                        2.20 µs  46.2 µs     round trip 9.90 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.141    0.063 Mop/s 1/(2 round trips) 0.051 met
-//	put 8 MiB                     5464      1899 MB/s   two-sided 4004 MB/s    0.8x: 1.36x, met
-//	get 8 MiB                     4597      2343 MB/s   two-sided 4004 MB/s    0.8x: 1.15x, met
-//	put 2 MiB                     6474      1942 MB/s   two-sided 5649 MB/s    0.8x: 1.15x, met
-//	get 2 MiB                     5809      2365 MB/s   two-sided 5649 MB/s    0.8x: 1.03x, met
-//	acc 8 MiB                     3352       976 MB/s   two-sided 4004 MB/s    (adds too: 0.84x)
-//	put/get/acc 2-D, 128 B-8 MiB  5.2-147x faster than ARMCI-MPI
-//	barrier                        5.94 µs   5.05 µs                           missed: 0.85x
+//	put 8 B                        3.10 µs  28.1 µs     round trip 9.41 µs     within 2x: met
+//	get 8 B                       19.0 µs   27.7 µs     round trip 9.41 µs     within 2x: missed (2.02x)
+//	acc 8 B                        3.12 µs  48.1 µs     round trip 9.41 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.116    0.059 Mop/s 1/(2 round trips) 0.053 met
+//	put 8 MiB                     3769      1736 MB/s   two-sided 3678 MB/s    0.8x: 1.02x, met
+//	get 8 MiB                     2837      2250 MB/s   two-sided 3678 MB/s    0.8x: 0.77x, missed
+//	put 2 MiB                     5363      1839 MB/s   two-sided 5810 MB/s    0.8x: 0.92x, met
+//	get 2 MiB                     4923      2251 MB/s   two-sided 5810 MB/s    0.8x: 0.85x, met
+//	acc 8 MiB                     2814       886 MB/s   two-sided 3678 MB/s    (adds too: 0.77x)
+//	put/get/acc 2-D, 128 B-8 MiB  4.9-127x faster than ARMCI-MPI
+//	barrier                        7.02 µs   5.51 µs                           missed: 0.79x
 //
-// Every contiguous and 2-D put, get and accumulate is faster than
-// ARMCI-MPI's at every size (1.5x to 147x); only the barrier trails (0.75x
-// in the run before, 6.92 µs). With the server's idle sleeps in a system
-// call, MPI_Barrier and MPI_Allreduce loops from Go took 9-13 µs beside
-// it, against 5.5-6.2 parked (alternating runs); the rest of armci's
-// barrier is its fence. Before active messages, over MPI RMA (osc ucx), an
-// 8-byte put took 104 µs, a get 183 µs, an accumulate 505 µs and a
-// fetch-and-add 113 µs.
+// The run before it, of the same build, the same day: get 8 B 17.3 µs
+// against a round trip of 9.16 (met), barrier 6.21 µs (0.89x), get 8 MiB
+// 0.82x and put 8 MiB 0.76x of two-sided MPI; the third session's run:
+// 1.15x and 1.36x. On these simulated nodes the large transfers and the
+// barrier move by a quarter between runs. Every contiguous and 2-D put, get
+// and accumulate is faster than ARMCI-MPI's at every size (1.3x to 127x);
+// only the barrier trails. Go's own MPI_Barrier loop takes 5.4 µs here
+// against C's 5.0 (MPI_THREAD_SINGLE) and 5.2 (MPI_THREAD_MULTIPLE, which
+// the server needs); the rest is armci's fence and, after a burst of
+// requests, the server's short sleeps beside the barrier (a loop of 2000
+// barriers right after 20 000 fetch-and-adds: 8.4-8.6 µs in three of five
+// repetitions, against 5.9-6.0 without the burst). Before active messages,
+// over MPI RMA (osc ucx), an 8-byte put took 104 µs, a get 183 µs, an
+// accumulate 505 µs and a fetch-and-add 113 µs.
 //
 // Through ga on the same nodes (gabench against GA C, which did not finish
 // in 150 s in any run: what it did not print counts as beaten), every
-// transfer is faster (1.1-201x), and so are the solvers (LuSolve 12-14x),
-// dgemm (1.3-2.1x), transpose and the norms. Trailing: sync 6.20 µs
-// against 5.05 (0.81x), the ghost update 113 µs against 82 (0.73x; 126 µs
-// before its reads from another node became one get per owner, 95-97 in
-// gabench runs alone), ddot (0.71x), the element-wise multiply (0.63x)
-// and select_elem (0.77x). The last three are local passes between syncs
-// whose figures on the simulated nodes move by up to 1.6x from run to run
-// (ddot 1.25-2.05 ms, a plain Go pass 2.2-3.5 ms in consecutive runs, over
-// RMA or active messages alike), for a cause not found. cmd/demo on 2 + 2
-// ranks takes 0.322 s with its regular layout against 0.237 s block-cyclic
-// (1.36x, target 1.5x; 8-13 s before active messages).
+// transfer is faster (1.2-194x), and so are the solvers (LuSolve 12x),
+// dgemm (1.6-2.5x), transpose, the norms, the ghost update (74 µs against
+// 85), ddot (1.35x) and select_elem (1.40x). Trailing: sync 6.92 µs
+// against 5.37 (0.78x) and the element-wise multiply (0.96x). The local
+// passes trailed (0.63-0.77x) while the server woke every millisecond when
+// idle: see amSleep. cmd/demo on 2 + 2 ranks takes 0.260 s with its regular
+// layout against 0.259 s block-cyclic (target 1.5x; 8-13 s before active
+// messages).
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each
 // reschedule a hand-over between threads: the ghost update at 199-350 µs); a server that always spins (the ghost update went from 300-360 to
 // 214 µs, the element-wise multiply lost 14%); shorter sleeps when
 // idle (no gain); blocking sends and receives in the server (4 ms stalls,
-// see amServer.send).
+// see amServer.send); armci's collectives across nodes as MPI_Ibarrier and
+// MPI_Iallreduce tested while serving requests (ga.Sync 12-13.5 µs against
+// 6.2-6.5 blocking) or as a dissemination exchange of point-to-point
+// messages tested while serving (7.5 µs); every idle sleep parked in Go's
+// scheduler (the barrier after a burst of requests better in one program,
+// worse in armcibench).
 package armci
