@@ -5,8 +5,8 @@ import (
 )
 
 // Handle is a non-blocking operation in flight (armci_hdl_t). Wait or Test
-// completes it; until then the Go buffers it uses stay pinned and must not be
-// touched. Over shared memory the operation is done when it is issued and its
+// completes it; until then the Go buffers it uses must not be touched (they
+// stay pinned, or over MPI RMA held by the window until its flush). Over shared memory the operation is done when it is issued and its
 // handle is complete at once.
 //
 // Over MPI RMA, a handle is completed by a local flush of its target
