@@ -137,7 +137,7 @@ func Acc[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
 	if err := accPieces(s, rank, off, src, scale); err != nil {
 		return err
 	}
-	return s.win.FlushLocal(rank)
+	return s.flushLocal(rank)
 }
 
 // accumulate is dst += scale·src.

@@ -167,7 +167,8 @@ func (s *Segment) issuedRMA(rank int, wait bool, err error) error {
 }
 
 // flushLocal completes at this process every operation it issued to rank
-// through the RMA window. The caller holds turn(rank).
+// through the RMA window, and every local flush of it goes through here, so
+// that handles it has completed return at once. The caller holds turn(rank).
 func (s *Segment) flushLocal(rank int) error {
 	if err := s.win.FlushLocal(rank); err != nil {
 		return err

@@ -291,5 +291,5 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 	if err != nil {
 		return err
 	}
-	return s.win.FlushLocal(rank)
+	return s.flushLocal(rank)
 }

@@ -172,10 +172,13 @@ func (o *overMPI) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error
 func (o *overMPI) vector(b []byte, vecs []IOVec, wait bool, issue func(w *mpi.Win, b []byte, rank, disp int) error) ([]*mpi.Request, error) {
 	defer o.s.turn(o.rank)()
 	var err error
+all:
 	for _, v := range vecs {
-		for i := 0; i < len(v.Local) && err == nil; i++ {
+		for i := range v.Local {
 			piece, at := b[v.Local[i]:v.Local[i]+v.Bytes], v.Remote[i]
-			err = pieces(piece, func(p []byte, q int) error { return issue(o.s.win, p, o.rank, at+q) })
+			if err = pieces(piece, func(p []byte, q int) error { return issue(o.s.win, p, o.rank, at+q) }); err != nil {
+				break all
+			}
 		}
 	}
 	return nil, o.s.issuedRMA(o.rank, wait, err)

@@ -101,5 +101,5 @@ func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) err
 	if s.cpu {
 		return nil
 	}
-	return s.win.FlushLocal(rank)
+	return s.flushLocal(rank)
 }
