@@ -89,14 +89,31 @@ func testDirect(t *testing.T, rt *armci.Runtime) {
 		clear(got)
 		d.Get(count/2, got)
 		sameBytes(t, "Direct.Get", asBytes(got), asBytes(src))
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Direct.Put past the part's end did not panic")
-				}
+		// One element is a plain store and load.
+		d.Put(3, src[7:8])
+		var one [1]float64
+		must(t, armci.Get(s, next, 8*3, one[:]))
+		d.Get(count/2+5, got[:1])
+		if one[0] != src[7] || got[0] != src[5] {
+			t.Errorf("one element: Direct.Put then Get = %v (want %v), Direct.Get = %v (want %v)", one[0], src[7], got[0], src[5])
+		}
+		for _, bad := range []struct {
+			name string
+			f    func()
+		}{
+			{"Put past the part's end", func() { d.Put(count-1, src[:2]) }},
+			{"Put of one element past the end", func() { d.Put(count, src[:1]) }},
+			{"Get of one element past the end", func() { d.Get(count, got[:1]) }},
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("Direct.%s did not panic", bad.name)
+					}
+				}()
+				bad.f()
 			}()
-			d.Put(count-1, src[:2])
-		}()
+		}
 	}
 	must(t, rt.Barrier())
 	must(t, s.Free())

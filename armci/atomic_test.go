@@ -88,10 +88,21 @@ func testAccContention(t *testing.T, rt *armci.Runtime) {
 			case 2:
 				// Straight into the mapped part where there is one: atomic
 				// with the others on every target (Direct falls back to
-				// Acc where accumulates go through MPI).
+				// Acc where accumulates go through MPI): half the floats in
+				// one call, the rest one element a call (Direct's add in
+				// place, unscaled here, scaled below).
 				if d, ok := armci.DirectTo[float64](s, h); ok {
-					must(t, d.Acc(fOff/8, f, 1))
-					break
+					must(t, d.Acc(fOff/8, f[:E/2], 1))
+					di, _ := armci.DirectTo[int32](s, h)
+					dc, _ := armci.DirectTo[complex128](s, h)
+					for i := range E {
+						if i >= E/2 {
+							must(t, d.Acc(fOff/8+i, f[i:i+1], 1))
+						}
+						must(t, di.Acc(iOff/4+i, ints[i:i+1], -2))
+						must(t, dc.Acc(cOff/16+i, cs[i:i+1], 1i))
+					}
+					continue
 				}
 				must(t, armci.Acc(s, h, fOff, f, 1))
 			default:

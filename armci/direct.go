@@ -1,6 +1,9 @@
 package armci
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Direct is rank's part of a segment as this process maps it, resolved once
 // for a caller that keeps its own bounds, as ga does for a patch inside one
@@ -32,15 +35,47 @@ func DirectTo[T AccElem](s *Segment, rank int) (d Direct[T], ok bool) {
 	return d, true
 }
 
-// Put copies src to the part at element offset off.
-func (d *Direct[T]) Put(off int, src []T) { copyBytes(bytesOf(d.part[off:off+len(src)]), bytesOf(src)) }
+// Put copies src to the part at element offset off. One element is a
+// store, with no call: Put then inlines into its caller.
+func (d *Direct[T]) Put(off int, src []T) {
+	if len(src) == 1 {
+		d.part[off] = src[0]
+		return
+	}
+	d.put(off, src)
+}
 
-// Get copies the part's elements from element offset off into dst.
-func (d *Direct[T]) Get(off int, dst []T) { copyBytes(bytesOf(dst), bytesOf(d.part[off:off+len(dst)])) }
+func (d *Direct[T]) put(off int, src []T) { copyBytes(bytesOf(d.part[off:off+len(src)]), bytesOf(src)) }
+
+// Get copies the part's elements from element offset off into dst; one
+// element is a load, as in Put.
+func (d *Direct[T]) Get(off int, dst []T) {
+	if len(dst) == 1 {
+		dst[0] = d.part[off]
+		return
+	}
+	d.get(off, dst)
+}
+
+func (d *Direct[T]) get(off int, dst []T) { copyBytes(bytesOf(dst), bytesOf(d.part[off:off+len(dst)])) }
 
 // Acc adds scale·src to the part at element offset off, atomically per
-// element with respect to other accumulates, as Acc does.
+// element with respect to other accumulates, as Acc does. One element under
+// a free lock is added in place, with no call.
 func (d *Direct[T]) Acc(off int, src []T, scale T) error {
+	if len(src) == 1 && d.lock != nil && atomic.CompareAndSwapUint32(d.lock, 0, 1) {
+		if scale == 1 {
+			d.part[off] += src[0]
+		} else {
+			d.part[off] += scale * src[0]
+		}
+		unlockWord(d.lock)
+		return nil
+	}
+	return d.acc(off, src, scale)
+}
+
+func (d *Direct[T]) acc(off int, src []T, scale T) error {
 	dst := d.part[off : off+len(src)]
 	if d.lock == nil {
 		return Acc(d.s, d.rank, off*sizeOf[T](), src, scale)

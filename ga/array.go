@@ -59,7 +59,7 @@ type Array[T Elem] struct {
 	// corners places each block for quick (quick.go); nil for arrays of
 	// many blocks. direct[r] is rank r's storage where this process maps it
 	// (a zero Direct elsewhere), for quick's transfers.
-	corners []corner
+	corners *cornerTable
 	direct  []armci.Direct[T]
 }
 

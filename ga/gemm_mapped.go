@@ -110,7 +110,7 @@ func (p patch2[T]) at(trans bool, i, j int) (unsafe.Pointer, int) {
 	x := p.x
 	s0, s1 := x.m.Starts[0], x.m.Starts[1]
 	b0, b1 := layout.BlockIndex(s0, r), layout.BlockIndex(s1, col)
-	cn := &x.corners[b0*len(s1)+b1]
+	cn := &x.corners.blocks[b0*len(s1)+b1]
 	part, _ := armci.PartAs[T](x.seg, cn.rank)
 	return unsafe.Pointer(&part[cn.off+(r-s0[b0])*cn.pitch[0]+(col-s1[b1])]), cn.pitch[0]
 }

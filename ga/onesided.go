@@ -19,6 +19,12 @@ func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 		}
 		return armci.Put(a.seg, r, off*a.es, buf[:n])
 	}
+	return a.put(lo, hi, buf, ld)
+}
+
+// put is Put's general path: checks, the faster passes of fastpath.go, and
+// the pieces.
+func (a *Array[T]) put(lo, hi []int, buf []T, ld []int) error {
 	var b layout.Buffer
 	if err := a.transfer("Put", lo, hi, ld, len(buf), &b); err != nil {
 		return err
@@ -45,6 +51,12 @@ func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 		}
 		return armci.Get(a.seg, r, off*a.es, buf[:n])
 	}
+	return a.get(lo, hi, buf, ld)
+}
+
+// get is Get's general path: checks, the faster passes of fastpath.go, and
+// the pieces.
+func (a *Array[T]) get(lo, hi []int, buf []T, ld []int) error {
 	var b layout.Buffer
 	if err := a.transfer("Get", lo, hi, ld, len(buf), &b); err != nil {
 		return err
@@ -69,6 +81,12 @@ func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 		}
 		return armci.Acc(a.seg, r, off*a.es, buf[:n], alpha)
 	}
+	return a.acc(lo, hi, buf, ld, alpha)
+}
+
+// acc is Acc's general path: checks, the faster passes of fastpath.go, and
+// the pieces.
+func (a *Array[T]) acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 	var b layout.Buffer
 	if err := a.transfer("Acc", lo, hi, ld, len(buf), &b); err != nil {
 		return err

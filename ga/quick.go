@@ -1,6 +1,10 @@
 package ga
 
-import "github.com/goga-hpc/goga/internal/layout"
+import (
+	"sync/atomic"
+
+	"github.com/goga-hpc/goga/internal/layout"
+)
 
 // The quickest one-sided call is a patch inside one block, contiguous there
 // and packed in the caller's buffer: a single element, a piece of a row, whole
@@ -11,12 +15,24 @@ import "github.com/goga-hpc/goga/internal/layout"
 // time above armci in that general path's separate checks, searches and
 // placement.
 
-// corner is where one block lives: its owner, the element offset of its first
-// element in the owner's storage, the storage's pitches in elements, and the
-// block's first index along each dimension.
+// corner is where one block lives: its owner, the element offset of its
+// first element in the owner's storage, the storage's pitches in elements, and
+// the block's first and last index along each dimension.
 type corner struct {
-	rank, off int
-	pitch, lo [MaxDim]int
+	rank, off     int
+	pitch, lo, hi [MaxDim]int
+}
+
+// cornerTable is what quick reads, kept apart from the generic Array so
+// that its pass is one plain function with its arguments in registers.
+type cornerTable struct {
+	dims   []int
+	starts [][]int
+	blocks []corner
+	// last is the block that quick found last (the first block at
+	// first): calls in a row mostly fall in one block, and a patch inside it
+	// needs no search. A miss costs one atomic store.
+	last atomic.Pointer[corner]
 }
 
 // maxCorners bounds the table: arrays of more blocks (fine block-cyclic
@@ -24,7 +40,7 @@ type corner struct {
 const maxCorners = 1 << 12
 
 // cornersOf places every block of m, or returns nil when m has too many.
-func cornersOf(m *layout.Map) []corner {
+func cornersOf(m *layout.Map) *cornerTable {
 	n := m.Blocks()
 	if n > maxCorners {
 		return nil
@@ -33,16 +49,22 @@ func cornersOf(m *layout.Map) []corner {
 	out := make([]corner, n)
 	var ext [MaxDim]int
 	for i := range out {
-		lo, _ := m.Patch(i)
+		lo, hi := m.Patch(i)
 		c := &out[i]
 		c.rank, c.off = m.Place(m.BlockCoords(i), lo, ext[:nd])
 		copy(c.lo[:], lo)
+		copy(c.hi[:], hi)
 		c.pitch[nd-1] = 1
 		for d := nd - 2; d >= 0; d-- {
 			c.pitch[d] = c.pitch[d+1] * ext[d+1]
 		}
 	}
-	return out
+	if n == 0 {
+		return nil
+	}
+	t := &cornerTable{dims: m.Dims, starts: m.Starts, blocks: out}
+	t.last.Store(&out[0])
+	return t
 }
 
 // quick returns the owner of the patch [lo, hi], the element offset of its
@@ -51,47 +73,83 @@ func cornersOf(m *layout.Map) []corner {
 // buffer of n elements with leading dimensions ld; ok is false otherwise.
 // Arrays whose calls need more than placement (destroyed, freed, overlays,
 // read_only ones) never pass.
+//
+// A patch inside the block that the last call found takes one pass over the
+// dimensions, which checks that it is inside (and so inside the array) and
+// computes its offset, its number of elements and the span from its first
+// element to its last in the block's storage: as no two of its elements
+// share a place there, it is contiguous exactly when the span holds no more
+// than its elements. Others search for their block first (miss). The pass calls nothing:
+// on the machines measured here a call costs 1.2-1.6 ns, and an 8-byte Put
+// made nine of them.
 func (a *Array[T]) quick(lo, hi, ld []int, n int) (rank, off, need int, ok bool) {
 	if a == nil || a.corners == nil || a.dead || a.freed || a.parent != nil || a.readOnly {
 		return 0, 0, 0, false
 	}
-	m := &a.m
-	nd := len(m.Starts)
-	if len(lo) != nd || len(hi) != nd || (ld != nil && len(ld) != nd-1) {
+	t := a.corners
+	nd := len(t.dims)
+	if len(lo) != nd || len(hi) != nd {
 		return 0, 0, 0, false
 	}
-	// First pass: the block, and the patch inside the array and inside it.
-	blk := 0
-	for d, s := range m.Starts {
-		l, h := lo[d], hi[d]
-		if l < 0 || h < l || h >= m.Dims[d] {
-			return 0, 0, 0, false
-		}
-		b := layout.BlockIndex(s, l)
-		if b+1 < len(s) && h >= s[b+1] {
-			return 0, 0, 0, false
-		}
-		blk = blk*len(s) + b
-	}
-	c := &a.corners[blk]
-	// Second pass: the offset, and contiguity. Once a dimension spans more
-	// than one index, every later one must be whole in the storage.
+	c := t.last.Load()
 	off, need = c.off, 1
-	spanning := false
-	for d := range nd {
-		count := hi[d] - lo[d] + 1
-		if spanning && count*c.pitch[d] != c.pitch[d-1] {
+	span, inside := 1, true
+	for d, p := range c.pitch[:nd] {
+		l, h := lo[d], hi[d]
+		if l < c.lo[d] || h > c.hi[d] {
+			inside = false
+			break
+		}
+		if h < l {
 			return 0, 0, 0, false
 		}
-		if d > 0 && ld != nil && ld[d-1] != count {
-			return 0, 0, 0, false
-		}
-		off += (lo[d] - c.lo[d]) * c.pitch[d]
-		spanning = spanning || count > 1
-		need *= count
+		off += (l - c.lo[d]) * p
+		span += (h - l) * p
+		need *= h - l + 1
 	}
-	if need > n {
+	if !inside {
+		if c, off, need, span = t.miss(lo, hi); c == nil {
+			return 0, 0, 0, false
+		}
+	}
+	if span != need || need > n || ld != nil && !packed(lo, hi, ld) {
 		return 0, 0, 0, false
 	}
 	return c.rank, off, need, true
+}
+
+// miss is quick's pass for a patch outside the last block found: it
+// searches for the patch's block (nil: none holds it), keeps it as the last
+// one, and places the patch there as quick does.
+func (t *cornerTable) miss(lo, hi []int) (c *corner, off, need, span int) {
+	if c = t.search(lo, hi); c == nil {
+		return nil, 0, 0, 0
+	}
+	t.last.Store(c)
+	off, need, span = c.off, 1, 1
+	for d, p := range c.pitch[:len(lo)] {
+		off += (lo[d] - c.lo[d]) * p
+		span += (hi[d] - lo[d]) * p
+		need *= hi[d] - lo[d] + 1
+	}
+	return c, off, need, span
+}
+
+// search returns the block that holds the patch [lo, hi], or nil when the
+// patch is not inside the array or spans blocks.
+func (t *cornerTable) search(lo, hi []int) *corner {
+	blk := 0
+	for d, e := range t.dims {
+		l, h := lo[d], hi[d]
+		if l < 0 || h < l || h >= e {
+			return nil
+		}
+		s := t.starts[d]
+		b := layout.BlockIndex(s, l)
+		if b+1 < len(s) && h >= s[b+1] {
+			return nil
+		}
+		blk = blk*len(s) + b
+	}
+	return &t.blocks[blk]
 }

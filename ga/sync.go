@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/percpu"
 )
 
 // fenceState tracks GA_Init_fence: while active, the ranks this process has
@@ -20,7 +21,7 @@ type maskState struct{ begin, end bool }
 
 // note counts one call of an operation that moves bytes to or from rank's
 // block in one piece, for PrintStats, and records its target for Fence.
-func (a *Array[T]) note(rank int, k opKind, bytes int) { a.tally(rank, k, 1, bytes) }
+func (a *Array[T]) note(rank int, k opKind, bytes int) { a.g.tally(rank, k, 1, bytes) }
 
 // countCall counts one call of an operation, however many blocks it touches
 // (GA_Print_stats reports calls, not pieces).
@@ -28,24 +29,37 @@ func (a *Array[T]) countCall(k opKind) { a.g.stats.ops.Add(int(k)*perKind+callsO
 
 // notePiece counts the bytes one piece of an operation moves to or from rank's
 // block, and records rank as a target for Fence.
-func (a *Array[T]) notePiece(rank int, k opKind, bytes int) { a.tally(rank, k, 0, bytes) }
+func (a *Array[T]) notePiece(rank int, k opKind, bytes int) { a.g.tally(rank, k, 0, bytes) }
 
-// tally counts calls and bytes to or from rank's block. Only an InitFence
-// in progress takes the group's lock.
-func (a *Array[T]) tally(rank int, k opKind, calls, bytes int) {
-	g := a.g
-	i, to := int(k)*perKind, remoteBytesOf
+// tally counts calls and bytes to or from rank's block, with no call but the
+// runtime's pin and unpin (an 8-byte Put is a few of them). Only an
+// InitFence in progress takes the group's lock.
+func (g *group) tally(rank int, k opKind, calls, bytes int) {
+	i, to := int(k)*perKind, int(k)*perKind+remoteBytesOf
 	if rank == g.rank {
-		to = localBytesOf
+		to = i + localBytesOf
 	}
-	g.stats.ops.Add2(i+callsOf, int64(calls), i+to, int64(bytes))
+	if s := g.stats.ops.Pin(); s != nil {
+		s[i+callsOf] += int64(calls)
+		s[to] += int64(bytes)
+		percpu.Unpin()
+	} else {
+		percpu.Unpin()
+		g.stats.ops.Spill(i+callsOf, int64(calls))
+		g.stats.ops.Spill(to, int64(bytes))
+	}
 	if g.fence.depth.Load() > 0 {
-		g.mu.Lock()
-		if g.fence.depth.Load() > 0 {
-			g.fence.targets[rank] = true
-		}
-		g.mu.Unlock()
+		g.fenceTarget(rank)
 	}
+}
+
+// fenceTarget records rank as a target of the InitFence in progress.
+func (g *group) fenceTarget(rank int) {
+	g.mu.Lock()
+	if g.fence.depth.Load() > 0 {
+		g.fence.targets[rank] = true
+	}
+	g.mu.Unlock()
 }
 
 // Sync is GA_Sync: a barrier of the default group's processes (every GA

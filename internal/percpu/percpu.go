@@ -39,6 +39,7 @@ type Counters struct {
 	n      int     // counters
 	stride int     // int64s per slot, n rounded up to whole lines
 	slots  []int64 // one slot per P that there was at New
+	end    int     // where the slots end: a P whose slot starts here or later has none
 	// spill takes the adds of Ps made later (GOMAXPROCS raised), and every
 	// add under the race detector.
 	spill []atomic.Int64
@@ -49,7 +50,8 @@ func New(n int) *Counters {
 	stride := (n*8 + line - 1) / line * line / 8
 	// One line in front, so that the first slot shares no line with
 	// whatever the allocator put before it.
-	return &Counters{n: n, stride: stride, slots: make([]int64, line/8+runtime.GOMAXPROCS(0)*stride), spill: make([]atomic.Int64, n)}
+	ps := runtime.GOMAXPROCS(0)
+	return &Counters{n: n, stride: stride, slots: make([]int64, line/8+ps*stride), end: line/8 + ps*stride, spill: make([]atomic.Int64, n)}
 }
 
 // slot returns p's slot, or nil when p came after New.
@@ -63,31 +65,33 @@ func (c *Counters) slot(p int) []int64 {
 
 // Add adds v to counter i.
 func (c *Counters) Add(i int, v int64) {
-	if !race {
-		if k := line/8 + procPin()*c.stride; k+c.n <= len(c.slots) {
-			c.slots[k+i] += v
-			procUnpin()
-			return
-		}
-		procUnpin()
+	if s := c.Pin(); s != nil {
+		s[i] += v
+		Unpin()
+		return
 	}
+	Unpin()
 	c.spill[i].Add(v)
 }
 
-// Add2 adds v to counter i and w to counter j, pinned once.
-func (c *Counters) Add2(i int, v int64, j int, w int64) {
-	if !race {
-		if k := line/8 + procPin()*c.stride; k+c.n <= len(c.slots) {
-			c.slots[k+i] += v
-			c.slots[k+j] += w
-			procUnpin()
-			return
-		}
-		procUnpin()
+// Pin pins the goroutine to its P and returns the P's slot, to add to in
+// place until Unpin, or nil where adds must go to Spill (a P made after New,
+// or a build with the race detector). Unpin must follow either way, soon:
+// the P runs nothing else meanwhile. Pin inlines into its caller, so that a
+// caller with a few counters to add calls only the runtime's pin and unpin.
+func (c *Counters) Pin() []int64 {
+	k := line/8 + procPin()*c.stride
+	if race || k >= c.end {
+		return nil
 	}
-	c.spill[i].Add(v)
-	c.spill[j].Add(w)
+	return c.slots[k:]
 }
+
+// Unpin ends a Pin.
+func Unpin() { procUnpin() }
+
+// Spill adds v to counter i where Pin gave no slot.
+func (c *Counters) Spill(i int, v int64) { c.spill[i].Add(v) }
 
 // Read returns counter i: the sum over the slots.
 func (c *Counters) Read(i int) int64 {
