@@ -536,27 +536,32 @@
 // the same loop, buffer and count, and its fetch-and-add (armci_*), a plain
 // 8 MiB copy within one process (put_memcpy_limit_MBps), and the linked
 // BLAS's dgemm alone in one process with a thread per rank
-// (dgemm_limit_GFlops, in a child process after the job). Five runs of
-// 2026-11-25 (third session of the day), 2 ranks on a quiet 2-core virtual
-// machine, ratios taken within each run:
+// (dgemm_limit_GFlops, in a child process after the job). Seven runs of
+// 2026-11-26, 2 ranks on a 2-core AMD EPYC virtual machine, ratios taken
+// within each run (a run where one of the pair met a noisy moment gives the
+// extremes):
 //
-//	                         ga against armci or the limit, per run     before
-//	put 8 B                  1.95-2.19x slower                          2.0-3.8x
-//	get 8 B                  1.79-2.27x slower                          2.5-3.3x
-//	acc 8 B                  1.29-1.34x slower                          1.7-2.4x
-//	ReadInc / fetch-and-add  0.50-0.91x (median 0.81)                   0.33-0.66x
-//	put 8 MiB / memcpy       0.83-0.86x                                 0.83-0.85x
-//	Gemm n = 1000 / dgemm    0.73-0.82x                                 0.77-0.83x
-//	Gemm n = 2000 / dgemm    0.86-0.88x                                 0.87-0.90x
+//	                         ga against armci or the limit, per run     before (Xeon VM)
+//	put 8 B                  0.81-1.48x slower (median 1.38)            1.95-2.19x
+//	get 8 B                  0.83-1.91x slower (median 1.49)            1.79-2.27x
+//	acc 8 B                  0.62-1.47x slower (median 1.20)            1.29-1.34x
+//	ReadInc / fetch-and-add  0.67-1.02x (median 0.73)                   0.50-0.91x (0.81)
+//	put 8 MiB / memcpy       0.74-0.89x (median 0.82)                   0.83-0.86x
+//	Gemm n = 1000 / dgemm    0.76-0.94x (median 0.86)                   0.73-0.82x
+//	Gemm n = 2000 / dgemm    0.90-0.96x (median 0.92)                   0.86-0.88x
 //
 // A patch inside one block, contiguous there and packed in the caller's
-// buffer, is placed in one pass from a table made at creation (quick.go)
-// and copied straight into the owner's mapped storage (armci.Direct); its
-// statistics are per-P counters (internal/percpu), without a locked
-// instruction. What remains above armci is that pass (about 6 ns) and the
-// statistics (about 3.5). ReadInc on integers takes the same way to a CPU
-// fetch-and-add: with the statistics a locked add, two processes on one
-// counter made 15-16 Mop/s against armci's 24; with per-P counters 18-23.
+// buffer, is placed from a table made at creation (quick.go): in one pass
+// over its dimensions that calls nothing when it lies in the block that the
+// last such call found, after a search otherwise. It is then copied straight
+// into the owner's mapped storage (armci.Direct, whose one-element put, get
+// and accumulate inline), and its statistics are added in place under one
+// pin of a per-P slot (internal/percpu), without a locked instruction. On
+// this machine a call costs 1.2-1.6 ns: an 8-byte Put made eight and makes
+// five (Put, quick, tally, and the runtime's pin and unpin), 16 ns on one rank
+// against armci.Put's 10.8. ReadInc on integers takes the same way to a CPU
+// fetch-and-add, counted after it; with two processes on one counter every
+// nanosecond between two fetch-and-adds costs rate.
 // Gemm and MatmulPatch multiply in place on one node (gemm_mapped.go):
 // repeated on the same arrays, a product of n = 1000 reaches 0.95x of the
 // BLAS alone; gabench times the first product on new arrays, which pays
