@@ -61,6 +61,10 @@ type Array[T Elem] struct {
 	// (a zero Direct elsewhere), for quick's transfers.
 	corners *cornerTable
 	direct  []armci.Direct[T]
+	// direct64 and direct32 are direct itself where T is int64 or int32,
+	// typed for ReadInc's fetch-and-add without a type switch per call.
+	direct64 []armci.Direct[int64]
+	direct32 []armci.Direct[int32]
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's
@@ -273,6 +277,12 @@ func (a *Array[T]) malloc(op string) error {
 	for r := range a.direct {
 		a.direct[r], _ = armci.DirectTo[T](seg, r)
 	}
+	switch d := any(a.direct).(type) {
+	case []armci.Direct[int64]:
+		a.direct64 = d
+	case []armci.Direct[int32]:
+		a.direct32 = d
+	}
 	proc.mu.Lock()
 	proc.used += a.bytes
 	proc.mu.Unlock()
@@ -329,7 +339,7 @@ func (a *Array[T]) Destroy() error {
 
 // release frees a's storage.
 func (a *Array[T]) release() error {
-	a.direct = nil
+	a.direct, a.direct64, a.direct32 = nil, nil, nil
 	if err := a.seg.Free(); err != nil {
 		return err
 	}

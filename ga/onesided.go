@@ -109,19 +109,15 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 	// it. Counted before, two processes on one counter made a fifth fewer
 	// increments between them.
 	if r, off, _, ok := a.quick(sub, sub, nil, 1); ok {
-		switch d := any(&a.direct[r]).(type) {
-		case *armci.Direct[int64]:
-			if d.Mapped() {
-				old, err := armci.DirectFetchAdd(d, off, inc)
-				a.note(r, statReadInc, a.es)
-				return old, err
-			}
-		case *armci.Direct[int32]:
-			if d.Mapped() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
-				old, err := armci.DirectFetchAdd(d, off, int32(inc))
-				a.note(r, statReadInc, a.es)
-				return int64(old), err
-			}
+		if a.direct64 != nil && a.direct64[r].Mapped() {
+			old, err := armci.DirectFetchAdd(&a.direct64[r], off, inc)
+			a.note(r, statReadInc, a.es)
+			return old, err
+		}
+		if a.direct32 != nil && a.direct32[r].Mapped() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
+			old, err := armci.DirectFetchAdd(&a.direct32[r], off, int32(inc))
+			a.note(r, statReadInc, a.es)
+			return int64(old), err
 		}
 	}
 	if err := a.checkPatch("ReadInc", sub, sub); err != nil {
