@@ -31,6 +31,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("LargeGetWait", func(t *testing.T) { eachMode(t, testLargeGetWait) })
 		t.Run("Errors", func(t *testing.T) { eachMode(t, testErrors) })
 		t.Run("Collective", func(t *testing.T) { eachMode(t, testCollectiveErrors) })
+		t.Run("BarrierMax", func(t *testing.T) { eachMode(t, testBarrierMax) })
 		t.Run("Finalize", func(t *testing.T) { eachMode(t, testFinalize) })
 		t.Run("DefaultInit", testDefaultInit)
 	}, bothTransports)
@@ -116,6 +117,47 @@ func testDirect(t *testing.T, rt *armci.Runtime) {
 		}
 	}
 	must(t, rt.Barrier())
+	must(t, s.Free())
+}
+
+// testBarrierMax: many barriers in a row, with values that change from one
+// to the next (a barrier that read a line of an earlier episode would see
+// old ones), from none to MaxReduce of them, plain Barriers among them; and
+// before each, every rank writes into the next rank's part what that rank
+// must read after it.
+func testBarrierMax(t *testing.T, rt *armci.Runtime) {
+	me, n := rt.Rank(), rt.Size()
+	s := malloc(t, rt, 8)
+	next := (me + 1) % n
+	values := func(ep, r int) []int64 {
+		v := []int64{int64((ep*31 + r*17) % 101), int64(-ep - r), int64(ep) * int64(r), int64(r % 2)}
+		return v[:ep%(armci.MaxReduce+1)]
+	}
+	for ep := range 1000 {
+		must(t, armci.Put(s, next, 0, []int64{int64(ep*n + me)}))
+		if ep%7 == 3 {
+			must(t, rt.Barrier())
+		} else {
+			v := values(ep, me)
+			must(t, rt.BarrierMax(v))
+			want := values(ep, 0)
+			for r := 1; r < n; r++ {
+				for i, x := range values(ep, r) {
+					want[i] = max(want[i], x)
+				}
+			}
+			if !slices.Equal(v, want) {
+				fatalf(t, "episode %d: BarrierMax gave %v, want %v", ep, v, want)
+			}
+		}
+		got, err := armci.LocalAs[int64](s)
+		must(t, err)
+		if prev := (me - 1 + n) % n; got[0] != int64(ep*n+prev) {
+			fatalf(t, "episode %d: after the barrier, the put of rank %d reads %d, want %d", ep, prev, got[0], ep*n+prev)
+		}
+		// Nobody puts again before everyone has read.
+		must(t, rt.Barrier())
+	}
 	must(t, s.Free())
 }
 

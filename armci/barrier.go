@@ -12,19 +12,38 @@ import (
 )
 
 // shmBarrier is a barrier in shared memory for runtimes whose ranks all share
-// a node: a counter and a generation word on rank 0's cache lines. It costs a
-// few atomic operations instead of an MPI_Barrier, whose cgo crossing and
-// MPI_THREAD_MULTIPLE locking roughly doubled ARMCI's barrier time here.
+// a node. It costs a few stores and loads of cache lines instead of an
+// MPI_Barrier, whose cgo crossing and MPI_THREAD_MULTIPLE locking roughly
+// doubled ARMCI's barrier time here.
 //
-// It also reduces a few values by maximum on the way (BarrierMax), in two sets
-// of words used by alternate generations: a set is reset by the last rank to
-// arrive at the next generation's barrier, when every rank has read it.
+// It is a dissemination barrier: in round k of ⌈log2 size⌉, each rank
+// writes its episode number and the maxima it has so far (BarrierMax) into a
+// cache line of the rank 2^k after it, and waits for the line that the rank
+// 2^k before it writes into its own. After the last round every rank has
+// heard, directly or not, from every other in this episode, with the
+// maximum of all their values. Episodes alternate between two sets of
+// lines: a rank can write the same line again two episodes later only once
+// its reader has left the episode that read it. With two ranks a barrier is
+// one line each way, written by one rank and read by the other; a counter
+// and a generation word shared by all, as before, took a line through
+// both ranks for each atomic operation on it, and one BarrierMax (three
+// maxima for ga's agreement) 0.70-0.74 µs against 0.45 for GA C's
+// MPI_Barrier.
 type shmBarrier struct {
-	win   *mpi.Win
-	count *uint32 // ranks arrived in this generation
-	gen   *uint32 // bumped by the last rank to arrive
-	max   [2]*[MaxReduce]int64
-	size  uint32
+	win    *mpi.Win
+	lines  []slot // [parity][round][rank]
+	rank   int
+	size   int
+	rounds int
+	ep     uint64 // this rank's episodes so far
+}
+
+// slot is one rank's line of one round: the episode that wrote it last,
+// then the maxima, each word alone atomic.
+type slot struct {
+	ep  atomic.Uint64
+	max [MaxReduce]atomic.Int64
+	_   [64 - 8 - 8*MaxReduce]byte
 }
 
 // MaxReduce is how many values one BarrierMax reduces.
@@ -32,9 +51,14 @@ const MaxReduce = 4
 
 // newShmBarrier makes the barrier's window; it is collective over c.
 func newShmBarrier(c *mpi.Comm) (*shmBarrier, error) {
+	b := &shmBarrier{rank: c.Rank(), size: c.Size()}
+	for 1<<b.rounds < b.size {
+		b.rounds++
+	}
+	n := 2 * b.rounds * b.size
 	size := 0
 	if c.Rank() == 0 {
-		size = 256 // cache lines: counter, generation, and the two sets of maxima
+		size = max(n, 1) * int(unsafe.Sizeof(slot{}))
 	}
 	w, err := mpi.WinAllocateShared(c, size, 1)
 	if err != nil {
@@ -45,15 +69,11 @@ func newShmBarrier(c *mpi.Comm) (*shmBarrier, error) {
 		w.Free()
 		return nil, err
 	}
-	b := &shmBarrier{win: w, count: (*uint32)(unsafe.Pointer(&mem[0])), gen: (*uint32)(unsafe.Pointer(&mem[64])), size: uint32(c.Size())}
-	for i := range b.max {
-		b.max[i] = (*[MaxReduce]int64)(unsafe.Pointer(&mem[128+64*i]))
-	}
+	b.win, b.lines = w, unsafe.Slice((*slot)(unsafe.Pointer(&mem[0])), n)
 	if c.Rank() == 0 {
-		atomic.StoreUint32(b.count, 0)
-		atomic.StoreUint32(b.gen, 0)
-		resetMax(b.max[0])
-		resetMax(b.max[1])
+		for i := range b.lines {
+			b.lines[i].ep.Store(0)
+		}
 	}
 	if err := c.Barrier(); err != nil {
 		w.Free()
@@ -62,41 +82,46 @@ func newShmBarrier(c *mpi.Comm) (*shmBarrier, error) {
 	return b, nil
 }
 
-func resetMax(m *[MaxReduce]int64) {
-	for i := range m {
-		atomic.StoreInt64(&m[i], math.MinInt64)
-	}
+// line is rank's line in round k of the episodes of parity par.
+func (b *shmBarrier) line(par, k, rank int) *slot {
+	return &b.lines[(par*b.rounds+k)*b.size+rank]
 }
 
 // wait blocks until every rank has called it, and leaves in v (at most
-// MaxReduce values, nil for none) the maximum of every rank's v. The atomic
-// operations order every memory access before it (copies into peers'
+// MaxReduce values, nil for none, as many on every rank) the maximum of
+// every rank's v. The atomic operations order every memory access before it (copies into peers'
 // segments included) before every access after it on every rank.
 func (b *shmBarrier) wait(v []int64) {
-	g := atomic.LoadUint32(b.gen)
-	m := b.max[g%2]
-	for i, x := range v {
-		for {
-			old := atomic.LoadInt64(&m[i])
-			if x <= old || atomic.CompareAndSwapInt64(&m[i], old, x) {
-				break
-			}
+	var cur [MaxReduce]int64
+	for i := range cur {
+		cur[i] = math.MinInt64
+	}
+	copy(cur[:], v)
+	b.ep++
+	ep, par := b.ep, int(b.ep%2)
+	for k := range b.rounds {
+		to := b.line(par, k, (b.rank+1<<k)%b.size)
+		for i, x := range cur {
+			to.max[i].Store(x)
+		}
+		to.ep.Store(ep)
+		in := b.line(par, k, b.rank)
+		spinUntil(func() bool { return in.ep.Load() == ep })
+		for i := range cur {
+			cur[i] = max(cur[i], in.max[i].Load())
 		}
 	}
-	if atomic.AddUint32(b.count, 1) == b.size {
-		// Every rank has read the other set since it arrived here.
-		resetMax(b.max[(g+1)%2])
-		atomic.StoreUint32(b.count, 0)
-		atomic.AddUint32(b.gen, 1)
-		readMax(m, v)
-		return
-	}
-	// Spin first (a yield costs a microsecond on this kind of virtual machine,
-	// more than the whole barrier), then give the core away: with more ranks
-	// than cores the rank everyone waits for may need it. After a while, sleep,
-	// so that a long wait (a rank computing) costs little.
+	copy(v, cur[:])
+}
+
+// spinUntil returns when done does. It spins first (a yield costs a
+// microsecond on this kind of virtual machine, more than the whole
+// barrier), then gives the core away: with more ranks than cores the rank
+// everyone waits for may need it. After a while it sleeps, so that a long
+// wait (a rank computing) costs little.
+func spinUntil(done func() bool) {
 	var start time.Time
-	for i := 0; atomic.LoadUint32(b.gen) == g; i++ {
+	for i := 0; !done(); i++ {
 		if i < 1<<14 {
 			continue
 		}
@@ -109,13 +134,6 @@ func (b *shmBarrier) wait(v []int64) {
 		} else {
 			time.Sleep(50 * time.Microsecond)
 		}
-	}
-	readMax(m, v)
-}
-
-func readMax(m *[MaxReduce]int64, v []int64) {
-	for i := range v {
-		v[i] = atomic.LoadInt64(&m[i])
 	}
 }
 
