@@ -3,7 +3,8 @@
 // for AVX2 and AVX-512, picked at load time by the CPU (as Open MPI's op/avx
 // does for MPI_Accumulate). One macro makes the function for each element
 // type; complex products are written out (as Go computes them) so that GCC
-// does not call __muldc3.
+// does not call __muldc3. The accumulates take their addresses as integers
+// (see cgo.AccFloat64).
 #ifndef GOGA_KERNELS_H
 #define GOGA_KERNELS_H
 
@@ -16,9 +17,9 @@
 #endif
 
 #define GOGA_ACC_REAL(name, T)                                                   \
-	GOGA_CLONES static void name(void *restrict dst, const void *restrict src, long n, T a) { \
-		T *restrict d = dst;                                                     \
-		const T *restrict s = src;                                               \
+	GOGA_CLONES static void name(uintptr_t dst, uintptr_t src, long n, T a) { \
+		T *restrict d = (T *)dst;                                                \
+		const T *restrict s = (const T *)src;                                    \
 		if (a == 1) {                                                            \
 			for (long i = 0; i < n; i++) d[i] += s[i];                           \
 		} else {                                                                 \
@@ -27,9 +28,9 @@
 	}
 
 #define GOGA_ACC_COMPLEX(name, T)                                                          \
-	GOGA_CLONES static void name(void *restrict dst, const void *restrict src, long n, T ar, T ai) { \
-		T *restrict d = dst;                                                               \
-		const T *restrict s = src;                                                         \
+	GOGA_CLONES static void name(uintptr_t dst, uintptr_t src, long n, T ar, T ai) {  \
+		T *restrict d = (T *)dst;                                                          \
+		const T *restrict s = (const T *)src;                                              \
 		for (long i = 0; i < n; i++) {                                                     \
 			T sr = s[2 * i], si = s[2 * i + 1];                                            \
 			d[2 * i] += ar * sr - ai * si;                                                 \

@@ -1,0 +1,59 @@
+package cgo
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"unsafe"
+)
+
+// TestAcc checks each accumulate kernel against the same loop in Go, with
+// scale one and another, on lengths around the vector widths, from buffers
+// on the heap and on the stack, and that it writes nothing past n. The
+// values are small integers, so the sums are exact.
+func TestAcc(t *testing.T) {
+	testAcc(t, func(d, s unsafe.Pointer, n int, a int32) { AccInt32(d, s, n, a) }, func(i int) int32 { return int32(i%7 - 3) }, 3)
+	testAcc(t, func(d, s unsafe.Pointer, n int, a int64) { AccInt64(d, s, n, a) }, func(i int) int64 { return int64(i%11 - 5) }, -2)
+	testAcc(t, func(d, s unsafe.Pointer, n int, a float32) { AccFloat32(d, s, n, a) }, func(i int) float32 { return float32(i%5) / 2 }, 4)
+	testAcc(t, func(d, s unsafe.Pointer, n int, a float64) { AccFloat64(d, s, n, a) }, func(i int) float64 { return float64(i%9) - 4.5 }, -3)
+	testAcc(t, func(d, s unsafe.Pointer, n int, a complex64) { AccComplex64(d, s, n, a) }, func(i int) complex64 { return complex(float32(i%3), float32(-i%4)) }, 2-1i)
+	testAcc(t, func(d, s unsafe.Pointer, n int, a complex128) { AccComplex128(d, s, n, a) }, func(i int) complex128 { return complex(float64(i%5), float64(i%2)) }, 1i)
+}
+
+func testAcc[T int32 | int64 | float32 | float64 | complex64 | complex128](t *testing.T, k func(d, s unsafe.Pointer, n int, a T), val func(int) T, scale T) {
+	var z T
+	for _, n := range []int{1, 3, 8, 17, 64, 255, 1000} {
+		for _, a := range []T{1, scale} {
+			name := fmt.Sprintf("%T/n=%d/a=%v", z, n, a)
+			dst, src := make([]T, n+4), make([]T, n)
+			for i := range dst {
+				dst[i] = val(3*i + 1)
+			}
+			for i := range src {
+				src[i] = val(i)
+			}
+			want := slices.Clone(dst)
+			for i, v := range src {
+				want[i] += a * v
+			}
+			k(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), n, a)
+			if !slices.Equal(dst, want) {
+				t.Errorf("%s: got %v, want %v", name, dst, want)
+			}
+			// A source on the stack.
+			var small [8]T
+			for i := range small {
+				small[i] = val(i + 2)
+			}
+			m := min(n, len(small))
+			before := slices.Clone(dst)
+			k(unsafe.Pointer(&dst[0]), unsafe.Pointer(&small[0]), m, a)
+			for i := range m {
+				before[i] += a * small[i]
+			}
+			if !slices.Equal(dst, before) {
+				t.Errorf("%s from the stack: got %v, want %v", name, dst, before)
+			}
+		}
+	}
+}
