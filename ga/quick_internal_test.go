@@ -1,7 +1,9 @@
 package ga
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/goga-hpc/goga/internal/layout"
@@ -108,4 +110,56 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		mpitest.Fatalf(t, "unexpected error: %v", err)
 	}
+}
+
+// TestQuickGoroutines has goroutines of every process put and get single
+// elements all over one array at once, so that the block quick keeps as the
+// last one found changes under them; each element has one writer (its row
+// picks the process, its column the goroutine), which must read back what
+// it put.
+func TestQuickGoroutines(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		if err := Init(); err != nil {
+			mpitest.Fatalf(t, "Init: %v", err)
+		}
+		defer Terminate()
+		np, me := Nnodes(), Nodeid()
+		const rows, cols, workers = 24, 16, 8
+		a, err := Create[int64]("quick", []int{rows, cols}, []int{1, 1})
+		must(t, err)
+		must(t, a.Zero())
+		var wg sync.WaitGroup
+		errs := make(chan error, workers)
+		for w := range workers {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(me), uint64(w)))
+				for k := range 3000 {
+					i := rng.IntN(rows/np)*np + me
+					j := rng.IntN(cols/workers)*workers + w
+					sub := []int{i, j}
+					v := int64(me<<40 | w<<32 | k)
+					var got [1]int64
+					if err := a.Put(sub, sub, []int64{v}, nil); err != nil {
+						errs <- err
+						return
+					}
+					if err := a.Get(sub, sub, got[:], nil); err != nil {
+						errs <- err
+						return
+					}
+					if got[0] != v {
+						errs <- fmt.Errorf("goroutine %d: element %v holds %d after a put of %d", w, sub, got[0], v)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		must(t, Sync())
+		must(t, a.Destroy())
+	})
 }
