@@ -537,18 +537,22 @@
 // 8 MiB copy within one process (put_memcpy_limit_MBps), and the linked
 // BLAS's dgemm alone in one process with a thread per rank
 // (dgemm_limit_GFlops, in a child process after the job). Seven runs of
-// 2026-11-26, 2 ranks on a 2-core AMD EPYC virtual machine, ratios taken
-// within each run (a run where one of the pair met a noisy moment gives the
-// extremes):
+// 2026-11-26 (after this session's last change), 2 ranks on a 2-core AMD
+// EPYC virtual machine, ratios taken within each run (a run where one of
+// the pair met a noisy moment gives the extremes):
 //
 //	                         ga against armci or the limit, per run     before (Xeon VM)
-//	put 8 B                  0.81-1.48x slower (median 1.38)            1.95-2.19x
-//	get 8 B                  0.83-1.91x slower (median 1.49)            1.79-2.27x
-//	acc 8 B                  0.62-1.47x slower (median 1.20)            1.29-1.34x
-//	ReadInc / fetch-and-add  0.67-1.02x (median 0.73)                   0.50-0.91x (0.81)
-//	put 8 MiB / memcpy       0.74-0.89x (median 0.82)                   0.83-0.86x
-//	Gemm n = 1000 / dgemm    0.76-0.94x (median 0.86)                   0.73-0.82x
-//	Gemm n = 2000 / dgemm    0.90-0.96x (median 0.92)                   0.86-0.88x
+//	put 8 B                  0.83-1.72x slower (median 1.24)            1.95-2.19x
+//	get 8 B                  1.10-1.85x slower (median 1.35)            1.79-2.27x
+//	acc 8 B                  0.52-1.28x slower (median 1.14)            1.29-1.34x
+//	ReadInc / fetch-and-add  0.70-0.99x (median 0.86)                   0.50-0.91x (0.81)
+//	put 8 MiB / memcpy       0.78-0.92x (median 0.81)                   0.83-0.86x
+//	Gemm n = 1000 / dgemm    0.80-0.91x (median 0.89)                   0.73-0.82x
+//	Gemm n = 2000 / dgemm    0.94-0.97x (median 0.96)                   0.86-0.88x
+//
+// Seven runs earlier the same day, before the barrier and the product's
+// column shares: put 1.38x, get 1.49x, acc 1.20x, ReadInc 0.73x, Gemm
+// 0.86x and 0.92x (medians).
 //
 // A patch inside one block, contiguous there and packed in the caller's
 // buffer, is placed from a table made at creation (quick.go): in one pass
@@ -565,5 +569,5 @@
 // Gemm and MatmulPatch multiply in place on one node (gemm_mapped.go):
 // repeated on the same arrays, a product of n = 1000 reaches 0.95x of the
 // BLAS alone; gabench times the first product on new arrays, which pays
-// first-touch page faults (BENCHMARKS.md).
+// for the first product of the process (BENCHMARKS.md).
 package ga
