@@ -263,7 +263,16 @@ func TestAbortAndExit(t *testing.T) {
 		t.Run(fmt.Sprintf("abort/np=%d", np), func(t *testing.T) {
 			res, err := mpitest.Launch(mpitest.LaunchSpec{Ranks: np, Timeout: time.Minute,
 				Args: []string{"-test.run", "^TestSupportFixture$", "-test.v"}, Env: []string{supportEnv + "=abort"}})
-			if err == nil || !strings.Contains(err.Error(), "exit status 7") {
+			ended := err != nil && strings.Contains(err.Error(), "exit status 7")
+			// MPICH's launcher (hydra, 4.0.2) passes the code on only when
+			// the aborting process exits before the hangup it sends every
+			// process reaches it: in one clean-clone CI run under load it
+			// reported signal 1 instead. There the job must still fail, and
+			// MPICH must report the code that MPI_Abort was called with.
+			if !ended && mpitest.MPICH() && err != nil {
+				ended = strings.Contains(res.Output, "application called MPI_Abort(MPI_COMM_WORLD, 7)")
+			}
+			if !ended {
 				t.Fatalf("job ended with %v; want exit status 7\n%s", err, res.Output)
 			}
 			if want := fmt.Sprintf("{0,%d}, pnum=%d, Contxt=0, killed other procs, exiting with error #7", np-1, np-1); !strings.Contains(res.Output, want) {
