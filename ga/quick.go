@@ -120,7 +120,10 @@ func (a *Array[T]) quick(lo, hi, ld []int, n int) (rank, off, need int, ok bool)
 
 // miss is quick's pass for a patch outside the last block found: it
 // searches for the patch's block (nil: none holds it), keeps it as the last
-// one, and places the patch there as quick does.
+// one, and places the patch there as quick does. Placing it by running
+// quick's own pass again, in a loop around it, cost every hit 0.5 ns (the
+// call inside the loop made the compiler keep the pass's values on the
+// stack), so the few lines are repeated here.
 func (t *cornerTable) miss(lo, hi []int) (c *corner, off, need, span int) {
 	if c = t.search(lo, hi); c == nil {
 		return nil, 0, 0, 0
