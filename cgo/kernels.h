@@ -1,19 +1,28 @@
 // kernels.h: dst += scale * src loops for one-sided accumulate, compiled with
 // -O3 so that GCC vectorizes them (about 3x Go's scalar loop here), and cloned
-// for AVX2 and AVX-512, picked at load time by the CPU (as Open MPI's op/avx
-// does for MPI_Accumulate). One macro makes the function for each element
-// type; complex products are written out (as Go computes them) so that GCC
-// does not call __muldc3. The accumulates take their addresses as integers
-// (see cgo.AccFloat64).
+// for AVX2 (and, where it pays, AVX-512), picked at load time by the CPU (as
+// Open MPI's op/avx does for MPI_Accumulate). One macro makes the function for
+// each element type; complex products are written out (as Go computes them) so
+// that GCC does not call __muldc3. The accumulates take their addresses as
+// integers (see cgo.AccFloat64).
+//
+// The loops that stream memory (accumulate, axpby, mul, dot, argmax) have no
+// AVX-512 clone: on the AMD EPYC VM of 2026-11-26 (AVX-512 capable), one
+// process, its AVX-512 code was 8-15% slower than AVX2 on arrays past the L2
+// cache (8 MiB accumulate 257-264 against 216-233 µs; 64 MiB axpby 7.7
+// against 7.2 ms) and level with it below. The norms, which do more per
+// element, keep theirs: 289 against 417 µs for 8 MiB.
 #ifndef GOGA_KERNELS_H
 #define GOGA_KERNELS_H
 
 #include <stdint.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define GOGA_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define GOGA_CLONES __attribute__((target_clones("avx2", "default")))
+#define GOGA_CLONES_WIDE __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define GOGA_CLONES
+#define GOGA_CLONES_WIDE
 #endif
 
 #define GOGA_ACC_REAL(name, T)                                                   \
@@ -92,7 +101,7 @@
 // The sum and the maximum of |x|, in eight double lanes each (float32 sums
 // in double too, as the Go loop does); NaN anywhere makes both NaN.
 #define GOGA_NORMS(name, T, ABS)                                                     \
-	GOGA_CLONES static void name(const void *a, long n, double *sum, double *most) { \
+	GOGA_CLONES_WIDE static void name(const void *a, long n, double *sum, double *most) { \
 		const T *x = a;                                                             \
 		double s[8] = {0}, m[8] = {0};                                              \
 		long i = 0;                                                                 \
