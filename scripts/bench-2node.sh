@@ -16,11 +16,9 @@ anchor=${ANCHOR:-../shared/anchor}
 # need) left the scheduler to place goga's threads (the server's beside
 # the program's), and its barrier and sync took 9.5-10.3 or 12.5-15 µs
 # depending on where they landed, while the C references, which start no
-# thread of their own, stayed near 9. A rankfile names the node and
-# core of each rank, in place of --host and --bind-to none.
-rankfile=bin/2node-rankfile
-printf 'rank 0=localhost slot=0\nrank 1=nodeb slot=%d\n' $((1 % $(nproc))) >"$rankfile"
-two="$(go run ./internal/mpitest/twonodeargs 2 | awk '/^--(bind-to|host)$/ { skip = 1; next } skip { skip = 0; next } { printf "%s ", $0 }') --rankfile $rankfile"
+# thread of their own, stayed near 9. mpitest.TwoNodesBound writes the
+# rankfile that names each rank's node and core.
+two=$(go run ./internal/mpitest/twonodeargs -rankfile bin/2node-rankfile 2 | tr '\n' ' ')
 four=$(go run ./internal/mpitest/twonodeargs 4 | tr '\n' ' ')
 export OPENBLAS_NUM_THREADS=1
 

@@ -39,6 +39,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,14 +117,38 @@ func (tr Transport) Args(np int) []string {
 		if here == 0 {
 			hosts = fmt.Sprintf("%s:%d", NodeB, np)
 		}
-		agent, _ := repoFile("scripts/node-agent")
-		return []string{"--mca", "plm_rsh_agent", agent,
-			"--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo",
-			"--mca", "pml", "ob1", "--mca", "btl", "self,vader,tcp",
-			"--mca", "osc", "sm,ucx", "-x", "UCX_TLS=tcp",
-			"--bind-to", "none", "--mca", "mpi_yield_when_idle", "1", "--host", hosts}
+		return append(twoNodesCommon(), "--bind-to", "none", "--host", hosts)
 	}
 	return nil
+}
+
+func twoNodesCommon() []string {
+	agent, _ := repoFile("scripts/node-agent")
+	return []string{"--mca", "plm_rsh_agent", agent,
+		"--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo",
+		"--mca", "pml", "ob1", "--mca", "btl", "self,vader,tcp",
+		"--mca", "osc", "sm,ucx", "-x", "UCX_TLS=tcp",
+		"--mca", "mpi_yield_when_idle", "1"}
+}
+
+// TwoNodesBound returns TwoNodes' arguments for np ranks placed on the same
+// nodes, but each bound to a core of its own (rank r to core r modulo this
+// machine's), as mpirun binds on real nodes: it writes the rankfile that
+// says so to rankfile. The benchmarks use it; the tests keep TwoNodes'
+// --bind-to none, which ranks outnumbering the cores need.
+func TwoNodesBound(np int, rankfile string) ([]string, error) {
+	var b strings.Builder
+	for r := range np {
+		host := "localhost"
+		if r >= np/2 {
+			host = NodeB
+		}
+		fmt.Fprintf(&b, "rank %d=%s slot=%d\n", r, host, r%runtime.NumCPU())
+	}
+	if err := os.WriteFile(rankfile, []byte(b.String()), 0o644); err != nil {
+		return nil, err
+	}
+	return append(twoNodesCommon(), "--rankfile", rankfile), nil
 }
 
 // TwoNodesUsable reports why jobs cannot run on two simulated nodes here,
