@@ -145,8 +145,11 @@
 //
 // Across nodes, `make bench-2node` runs cmd/armcibench and cmd/gabench on
 // two nodes simulated on one machine (1 + 1 ranks, loopback TCP between
-// them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp), alternating with
-// ARMCI-MPI's and GA C's benchmarks under the same flags, and prints what
+// them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp; since 2026-11-26
+// each rank bound to a core of its own, as on real nodes, where the table's
+// run left them unbound: BENCHMARKS.md says what binding changed),
+// alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
+// and prints what
 // two-sided MPI does between the same two ranks. Medians of 3 runs on
 // 2026-11-25 (fourth session: the server sleeps up to 5 ms when idle),
 // active messages, on a quiet 2-core virtual machine:
