@@ -149,10 +149,9 @@
 // each rank bound to a core of its own, as on real nodes, where the table's
 // run left them unbound: BENCHMARKS.md says what binding changed),
 // alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
-// and prints what
-// two-sided MPI does between the same two ranks. Medians of 3 runs on
-// 2026-11-25 (fourth session: the server sleeps up to 5 ms when idle),
-// active messages, on a quiet 2-core virtual machine:
+// and prints what two-sided MPI does between the same two ranks. Medians of
+// 3 runs on 2026-11-25 (fourth session: the server sleeps up to 5 ms when
+// idle), active messages, on a quiet 2-core virtual machine:
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
 //	put 8 B                        3.10 µs  28.1 µs     round trip 9.41 µs     within 2x: met
