@@ -16,9 +16,10 @@ type Direct[T AccElem] struct {
 	part []T
 	// lock is the part's accumulate lock, or nil where accumulates must go
 	// through MPI to stay atomic with others (Acc then takes the general path).
-	lock *uint32
-	s    *Segment
-	rank int
+	lock    *uint32
+	s       *Segment
+	rank    int
+	entered *entered
 }
 
 // DirectTo returns rank's part of s for direct transfers, or ok false where
@@ -29,6 +30,9 @@ func DirectTo[T AccElem](s *Segment, rank int) (d Direct[T], ok bool) {
 		return Direct[T]{}, false
 	}
 	d = Direct[T]{part: part, s: s, rank: rank}
+	if m, ok := s.to[rank].(*mapped); ok {
+		d.entered = m.entered
+	}
 	if s.cpu {
 		d.lock = s.locks[rank]
 	}
@@ -45,7 +49,13 @@ func (d *Direct[T]) Put(off int, src []T) {
 	d.put(off, src)
 }
 
-func (d *Direct[T]) put(off int, src []T) { copyBytes(bytesOf(d.part[off:off+len(src)]), bytesOf(src)) }
+func (d *Direct[T]) put(off int, src []T) {
+	dst := bytesOf(d.part[off : off+len(src)])
+	if len(dst) >= bigCopy {
+		d.entered.span(off*sizeOf[T](), len(dst))
+	}
+	copyBytes(dst, bytesOf(src))
+}
 
 // Get copies the part's elements from element offset off into dst; one
 // element is a load, as in Put.

@@ -271,7 +271,7 @@ func (s *Segment) mapAll(size int) error {
 		}
 		s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
 		s.parts[r] = mem[header : header+s.sizes[r]]
-		s.to[r] = &mapped{part: s.parts[r], word: &s.rt.fenceWord}
+		s.to[r] = s.mapPart(r)
 	}
 	*s.locks[s.rank] = 0
 	if err := s.comm.Barrier(); err != nil {
@@ -303,7 +303,7 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 			return err
 		}
 		s.parts[r] = mem[header : header+s.sizes[r]]
-		s.to[r] = &mapped{part: s.parts[r], word: &s.rt.fenceWord}
+		s.to[r] = s.mapPart(r)
 		if s.cpu {
 			s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
 		}
@@ -352,8 +352,17 @@ func (s *Segment) openOwn(size int) error {
 	s.parts[s.rank] = mem[header : header+size]
 	s.locks[s.rank] = (*uint32)(unsafe.Pointer(&mem[0]))
 	*s.locks[s.rank] = 0
-	s.to[s.rank] = &mapped{part: s.parts[s.rank], word: &s.rt.fenceWord}
+	s.to[s.rank] = s.mapPart(s.rank)
 	return nil
+}
+
+// mapPart is the mapped transport to rank's part, which this process maps.
+func (s *Segment) mapPart(rank int) *mapped {
+	m := &mapped{part: s.parts[rank], word: &s.rt.fenceWord}
+	if rank != s.rank {
+		m.entered = newEntered(m.part)
+	}
+	return m
 }
 
 // reachByAM registers this process's part with its active-message server

@@ -35,9 +35,15 @@ type transport interface {
 type mapped struct {
 	part []byte
 	word *atomic.Uint32 // the runtime's word for memory fences
+	// entered is nil for this process's own part, whose pages Malloc
+	// populated; large writes into a peer's part enter its pages first.
+	entered *entered
 }
 
 func (m *mapped) put(off int, b []byte, _ bool) ([]*mpi.Request, error) {
+	if len(b) >= bigCopy {
+		m.entered.span(off, len(b))
+	}
 	copyBytes(m.part[off:], b)
 	return nil, nil
 }
@@ -48,6 +54,7 @@ func (m *mapped) get(off int, b []byte, _ bool) ([]*mpi.Request, error) {
 }
 
 func (m *mapped) putS(off int, b []byte, p Strided, _ bool) ([]*mpi.Request, error) {
+	m.entered.strided(off, p)
 	if len(p.Count) == 2 {
 		copyRows(m.part[off:], b, p.Count[0], p.Count[1], p.RemoteStride[0], p.LocalStride[0])
 		return nil, nil
@@ -93,6 +100,9 @@ func copyRows(dst, src []byte, n, rows, dstride, sstride int) {
 func (m *mapped) putV(b []byte, vecs []IOVec, _ bool) ([]*mpi.Request, error) {
 	for _, v := range vecs {
 		for i := range v.Local {
+			if v.Bytes >= bigCopy {
+				m.entered.span(v.Remote[i], v.Bytes)
+			}
 			copyBytes(m.part[v.Remote[i]:], b[v.Local[i]:v.Local[i]+v.Bytes])
 		}
 	}

@@ -1,0 +1,111 @@
+package armci_test
+
+import (
+	"runtime"
+	"syscall"
+	"testing"
+
+	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/mpitest"
+)
+
+// TestFirstWriteFaults: the first large write into a peer's part that this
+// process maps enters the part's pages a fault window (64 KiB) at a time,
+// not a 4 KiB page at a time (pages.go). Rank 0 counts its minor faults
+// around each write into a fresh segment of rank 1's, which then checks the
+// data. A strided write whose rows lie windows apart enters nothing more
+// than its rows. On two nodes rank 1's part is not mapped: the data is
+// checked and the faults are not counted.
+func TestFirstWriteFaults(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		rt := mode{name: "shm", shm: true}.init(t)
+		defer func() { must(t, rt.Finalize()) }()
+		const part = 8 << 20
+		const pages = part / 4096
+		cases := []struct {
+			name string
+			// p is the write's shape in the part (nil: contiguous, all of it);
+			// maxFaults bounds rank 0's faults during it.
+			p         *armci.Strided
+			direct    bool
+			maxFaults int64
+		}{
+			{name: "Put", maxFaults: pages / 4},
+			{name: "Direct", direct: true, maxFaults: pages / 4},
+			// 256 rows of 16 KiB, 32 KiB apart: 1024 pages written, 128 windows.
+			{name: "PutS/dense", p: &armci.Strided{Count: []int{16 << 10, 256}, LocalStride: []int{16 << 10}, RemoteStride: []int{32 << 10}}, maxFaults: 1024 / 2},
+			// 8 rows of 8 KiB, 1 MiB apart: 16 pages written; entering the
+			// whole extent would read 113 windows.
+			{name: "PutS/sparse", p: &armci.Strided{Count: []int{8 << 10, 8}, LocalStride: []int{8 << 10}, RemoteStride: []int{1 << 20}}, maxFaults: 64},
+		}
+		src := make([]byte, part)
+		for i := range src {
+			src[i] = byte(i*13 + 5)
+		}
+		for _, c := range cases {
+			size := 0
+			if rt.Rank() == 1 {
+				size = part
+			}
+			s := malloc(t, rt, size)
+			copy(s.Local(), pattern(rt.Rank(), size))
+			must(t, rt.Barrier())
+			if rt.Rank() == 0 {
+				runtime.LockOSThread()
+				before := threadFaults(t)
+				switch {
+				case c.direct:
+					d, ok := armci.DirectTo[int64](s, 1)
+					if ok {
+						d.Put(0, viewAs[int64](src))
+					} else {
+						must(t, armci.Put(s, 1, 0, src))
+					}
+				case c.p != nil:
+					must(t, armci.PutS(s, 1, 0, src, *c.p))
+				default:
+					must(t, armci.Put(s, 1, 0, src))
+				}
+				faults := threadFaults(t) - before
+				runtime.UnlockOSThread()
+				if s.Mapped(1) {
+					t.Logf("%s: %d minor faults", c.name, faults)
+					if faults > c.maxFaults {
+						t.Errorf("%s: the first write of a fresh 8 MiB part took %d minor faults, want at most %d", c.name, faults, c.maxFaults)
+					}
+				}
+			}
+			must(t, rt.Barrier())
+			if rt.Rank() == 1 {
+				checkWritten(t, c.name, s.Local(), src, c.p)
+			}
+			must(t, rt.Barrier())
+			must(t, s.Free())
+		}
+	}, mpitest.Ranks(2))
+}
+
+// threadFaults is the calling thread's count of minor page faults.
+func threadFaults(t *testing.T) int64 {
+	const rusageThread = 1
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		t.Fatalf("getrusage: %v", err)
+	}
+	return ru.Minflt
+}
+
+// checkWritten compares rank 1's part with src written contiguously or in
+// shape p, and the bytes between p's rows with the part's fill pattern.
+func checkWritten(t *testing.T, what string, part, src []byte, p *armci.Strided) {
+	t.Helper()
+	want := src
+	if p != nil {
+		want = pattern(1, len(part))
+		n := p.Count[0]
+		for i := range p.Count[1] {
+			copy(want[i*p.RemoteStride[0]:i*p.RemoteStride[0]+n], src[i*p.LocalStride[0]:])
+		}
+	}
+	sameBytes(t, what, part, want)
+}
