@@ -15,7 +15,7 @@ import (
 // reached, trailed its get by 40%. Reading one word of each window first
 // takes a sixteenth of the faults: 0.35-0.5 ms, then 0.55-0.75 for the put.
 // MADV_POPULATE_READ over the same 8 MiB took 0.8-0.9 ms (it enters one page
-// at a time); MapIn uses it still, for parts read whole.
+// at a time). MapIn enters a whole part the same way.
 const faultWindow = 64 << 10
 
 // entered records which fault windows of a peer's mapped part this process

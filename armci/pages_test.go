@@ -28,10 +28,12 @@ func TestFirstWriteFaults(t *testing.T) {
 			// maxFaults bounds rank 0's faults during it.
 			p         *armci.Strided
 			direct    bool
+			mapIn     bool // MapIn(1) first, its faults counted apart
 			maxFaults int64
 		}{
 			{name: "Put", maxFaults: pages / 4},
 			{name: "Direct", direct: true, maxFaults: pages / 4},
+			{name: "MapIn+Put", mapIn: true, maxFaults: 16},
 			// 256 rows of 16 KiB, 32 KiB apart: 1024 pages written, 128 windows.
 			{name: "PutS/dense", p: &armci.Strided{Count: []int{16 << 10, 256}, LocalStride: []int{16 << 10}, RemoteStride: []int{32 << 10}}, maxFaults: 1024 / 2},
 			// 8 rows of 8 KiB, 1 MiB apart: 16 pages written; entering the
@@ -53,6 +55,14 @@ func TestFirstWriteFaults(t *testing.T) {
 			if rt.Rank() == 0 {
 				runtime.LockOSThread()
 				before := threadFaults(t)
+				if c.mapIn {
+					must(t, s.MapIn(1))
+					faults := threadFaults(t) - before
+					if s.Mapped(1) && faults > pages/4 {
+						t.Errorf("MapIn of a fresh 8 MiB part took %d minor faults, want at most %d", faults, pages/4)
+					}
+					before = threadFaults(t)
+				}
 				switch {
 				case c.direct:
 					d, ok := armci.DirectTo[int64](s, 1)

@@ -588,12 +588,13 @@ func populate(part []byte) {
 	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvPopulateWrite)
 }
 
-// MapIn enters rank's part into this process's page tables now, in one call
-// (MADV_POPULATE_READ, Linux 5.14), where this process maps it; elsewhere
-// it does nothing. A process that first reads another's part of several MiB
-// otherwise takes a page fault per 4 KiB page, some 5–10 µs each on a
-// virtual machine, which can cost more than the copy. It is advice: where
-// the kernel refuses it, transfers fault the pages in as usual.
+// MapIn enters rank's part into this process's page tables now, where this
+// process maps it; elsewhere it does nothing. A process that first reads
+// another's part of several MiB otherwise takes a page fault per 64 KiB
+// (per 4 KiB when it writes), some 2-10 µs each on a virtual machine, which
+// can cost more than the copy. It reads a word of each fault window not yet
+// read (pages.go): 8 MiB in 0.35-0.5 ms here, where MADV_POPULATE_READ took
+// 0.8-0.9.
 func (s *Segment) MapIn(rank int) error {
 	if err := s.valid("MapIn"); err != nil {
 		return err
@@ -601,14 +602,8 @@ func (s *Segment) MapIn(rank int) error {
 	if err := s.span("MapIn", rank, 0, 0); err != nil {
 		return err
 	}
-	if !s.Mapped(rank) || len(s.parts[rank]) == 0 {
-		return nil
+	if m, ok := s.to[rank].(*mapped); ok {
+		m.entered.span(0, len(m.part))
 	}
-	const madvPopulateRead = 22
-	p := s.parts[rank]
-	page := uintptr(syscall.Getpagesize())
-	start := uintptr(unsafe.Pointer(&p[0])) &^ (page - 1)
-	end := uintptr(unsafe.Pointer(&p[0])) + uintptr(len(p))
-	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvPopulateRead)
 	return nil
 }
