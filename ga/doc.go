@@ -536,26 +536,28 @@
 // the same loop, buffer and count, and its fetch-and-add (armci_*), a plain
 // 8 MiB copy within one process (put_memcpy_limit_MBps), and the linked
 // BLAS's dgemm alone in one process with a thread per rank
-// (dgemm_limit_GFlops, in a child process after the job). Seven runs of
-// 2026-11-26 (thirteenth session), 2 ranks on a 2-core AMD EPYC virtual
+// (dgemm_limit_GFlops, in a child process after the job). Nine runs of
+// 2026-11-26 (fourteenth session), 2 ranks on a 2-core AMD EPYC virtual
 // machine, ratios taken within each run (a run where one of the pair met a
 // noisy moment gives the extremes):
 //
 //	                         ga against armci or the limit, per run     before (Xeon VM)
-//	put 8 B                  0.78-2.14x slower (median 1.17)            1.95-2.19x
-//	get 8 B                  0.82-1.65x slower (median 1.25)            1.79-2.27x
-//	acc 8 B                  0.68-1.34x slower (median 1.04)            1.29-1.34x
-//	ReadInc / fetch-and-add  0.69-0.95x (median 0.78)                   0.50-0.91x (0.81)
-//	put 8 MiB / memcpy       0.62-0.92x (median 0.81)                   0.83-0.86x
-//	Gemm n = 1000 / dgemm    0.84-1.01x (median 0.92)                   0.73-0.82x
-//	Gemm n = 2000 / dgemm    0.91-0.99x (median 0.96)                   0.86-0.88x
+//	put 8 B                  1.24-1.93x slower (median 1.47)            1.95-2.19x
+//	get 8 B                  1.15-1.73x slower (median 1.48)            1.79-2.27x
+//	acc 8 B                  0.56-1.47x slower (median 1.25)            1.29-1.34x
+//	ReadInc / fetch-and-add  0.61-0.94x (median 0.90)                   0.50-0.91x (0.81)
+//	put 8 MiB / memcpy       0.99-1.18x (median 1.05)                   0.83-0.86x
+//	Gemm n = 1000 / dgemm    0.87-0.97x (median 0.96)                   0.73-0.82x
+//	Gemm n = 2000 / dgemm    0.96-0.99x (median 0.98)                   0.86-0.88x
 //
-// The set of the session before, of the same code on these paths: put
-// 1.24x, get 1.35x, acc 1.14x, ReadInc 0.86x, memcpy 0.81x, Gemm 0.89x and
-// 0.96x (medians); the one before that, ahead of the barrier and the
-// product's column shares: 1.38x, 1.49x, 1.20x, 0.73x, Gemm 0.86x and
-// 0.92x. ReadInc's loop is gabench.c's, 20 000 calls (under a millisecond),
-// and its median moves across 0.8 from set to set.
+// The set of the session before, of the same code on these paths but for
+// the 8 MiB put, whose first repetitions then took a write fault per page
+// of the target (armci's pages.go): put 1.17x, get 1.25x, acc 1.04x,
+// ReadInc 0.78x, memcpy 0.81x, Gemm 0.92x and 0.96x (medians); the one
+// before that: 1.24x, 1.35x, 1.14x, 0.86x, 0.81x, 0.89x and 0.96x. The
+// 8-byte calls take 11-21 ns, where one nanosecond is a tenth of the ratio
+// and the sets move by as much. ReadInc's loop is gabench.c's, 20 000 calls
+// (under a millisecond), and its median moves across 0.8 from set to set.
 //
 // A patch inside one block, contiguous there and packed in the caller's
 // buffer, is placed from a table made at creation (quick.go): in one pass
