@@ -106,6 +106,7 @@ func startAM(c *mpi.Comm) (*amServer, error) {
 	}
 	a := &amServer{comm: dup, rank: dup.Rank(), parts: map[int64]amPart{},
 		dirty: make([]atomic.Bool, dup.Size()), done: make(chan struct{})}
+	backgroundStarted()
 	go a.serve()
 	return a, nil
 }
@@ -116,6 +117,7 @@ func (a *amServer) stop() {
 	h[hOp] = amStop
 	mpi.Send(a.comm, encode(h, nil), a.rank, amTagRequest)
 	<-a.done
+	backgroundStopped()
 	a.comm.Free()
 }
 

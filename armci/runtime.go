@@ -385,6 +385,7 @@ func (rt *Runtime) startProgress() {
 	}
 	stop, done := make(chan struct{}), make(chan struct{})
 	rt.progressStop, rt.progressDone = stop, done
+	backgroundStarted()
 	go func() {
 		defer close(done)
 		t := time.NewTicker(200 * time.Microsecond)
@@ -411,5 +412,6 @@ func (rt *Runtime) stopProgress() {
 	}
 	close(stop)
 	<-done
+	backgroundStopped()
 	pc.Free()
 }
