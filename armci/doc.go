@@ -157,51 +157,66 @@
 // run left them unbound: BENCHMARKS.md says what binding changed),
 // alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
 // and prints what two-sided MPI does between the same two ranks. Medians of
-// 3 runs on 2026-11-25 (fourth session: the server sleeps up to 5 ms when
-// idle), active messages, on a quiet 2-core virtual machine:
+// 3 runs on 2026-11-27 (fourteenth session), each rank bound to a core of
+// its own, active messages, on a 2-core AMD EPYC virtual machine:
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        3.10 µs  28.1 µs     round trip 9.41 µs     within 2x: met
-//	get 8 B                       19.0 µs   27.7 µs     round trip 9.41 µs     within 2x: missed (2.02x)
-//	acc 8 B                        3.12 µs  48.1 µs     round trip 9.41 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.116    0.059 Mop/s 1/(2 round trips) 0.053 met
-//	put 8 MiB                     3769      1736 MB/s   two-sided 3678 MB/s    0.8x: 1.02x, met
-//	get 8 MiB                     2837      2250 MB/s   two-sided 3678 MB/s    0.8x: 0.77x, missed
-//	put 2 MiB                     5363      1839 MB/s   two-sided 5810 MB/s    0.8x: 0.92x, met
-//	get 2 MiB                     4923      2251 MB/s   two-sided 5810 MB/s    0.8x: 0.85x, met
-//	acc 8 MiB                     2814       886 MB/s   two-sided 3678 MB/s    (adds too: 0.77x)
-//	put/get/acc 2-D, 128 B-8 MiB  4.9-127x faster than ARMCI-MPI
-//	barrier                        7.02 µs   5.51 µs                           missed: 0.79x
+//	put 8 B                        6.69 µs  55.3 µs     round trip 17.2 µs     within 2x: met
+//	get 8 B                       20.5 µs   55.2 µs     round trip 17.2 µs     within 2x: met (1.19x)
+//	acc 8 B                        6.11 µs  96.3 µs     round trip 17.2 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.095    0.024 Mop/s 1/(2 round trips) 0.029 met
+//	put 8 MiB                     2329       653 MB/s   two-sided 2917 MB/s    0.8x: 0.80x, met
+//	get 8 MiB                     2327       790 MB/s   two-sided 2917 MB/s    0.8x: 0.80x, met
+//	put 2 MiB                     2923       670 MB/s   two-sided 2696 MB/s    0.8x: 1.08x, met
+//	get 2 MiB                     2855       808 MB/s   two-sided 2696 MB/s    0.8x: 1.06x, met
+//	acc 8 MiB                     1964       352 MB/s   two-sided 2917 MB/s    (adds too: 0.67x)
+//	put, get, acc at every size    1.8-16x faster than ARMCI-MPI
+//	put/get/acc 2-D, 128 B-8 MiB  6.6-185x faster than ARMCI-MPI
+//	barrier                       11.95 µs  11.18 µs                           missed: 0.94x
 //
-// The run before it, of the same build, the same day: get 8 B 17.3 µs
-// against a round trip of 9.16 (met), barrier 6.21 µs (0.89x), get 8 MiB
-// 0.82x and put 8 MiB 0.76x of two-sided MPI; the third session's run:
-// 1.15x and 1.36x. On these simulated nodes the large transfers and the
-// barrier move by a quarter between runs. Every contiguous and 2-D put, get
-// and accumulate is faster than ARMCI-MPI's at every size (1.3x to 127x);
-// only the barrier trails. Go's own MPI_Barrier loop takes 5.4 µs here
-// against C's 5.0 (MPI_THREAD_SINGLE) and 5.2 (MPI_THREAD_MULTIPLE, which
-// the server needs); the rest is armci's fence and, after a burst of
-// requests, the server's short sleeps beside the barrier (a loop of 2000
-// barriers right after 20 000 fetch-and-adds: 8.4-8.6 µs in three of five
-// repetitions, against 5.9-6.0 without the burst). Before active messages,
-// over MPI RMA (osc ucx), an 8-byte put took 104 µs, a get 183 µs, an
-// accumulate 505 µs and a fetch-and-add 113 µs.
+// This run's machine was slower than the fourth session's (a round trip
+// of 17.2 µs against 9.4, two-sided 8 MiB at 2917 MB/s against 3678); its
+// run of the same day, before the change below, had a round trip of 13.5
+// µs, put and get 8 MiB at 0.87x and 1.01x of two-sided, 2 MiB at 0.74x
+// and 0.68x, and the barrier at 1.18x (9.35 against 11.03 µs). In loops of
+// 2000 barriers alternating between the programs, bound as above, C's
+// MPI_Barrier took 8.7-9.7 or 10.7-11.4 µs by run (the machine's state, for
+// both programs alike), Go's 0.3-0.5 µs more in the same state (the cgo
+// crossing and the runtime's threads on the one core; MPI_THREAD_MULTIPLE
+// alone cost C nothing measurable), and armci's Barrier after a burst of
+// fetch-and-adds 0.3 µs more again (the server's polls as it backs off).
+//
+// A rank bound to one core gets GOMAXPROCS 1 from Go. Before the runtime
+// raised it to 2 beside a background goroutine (procs.go), the program's
+// goroutine in a blocking MPI call kept the server from its only P until
+// sysmon took it back: update_ghosts across the nodes took 477-1494 µs in
+// the three bound runs (GA C 132-133); it takes 94 µs now (1.42x GA C's).
+//
+// The fourth session's run (2026-11-25, unbound, a 2-core Xeon VM): put
+// 8 B 3.10 µs, get 19.0 (2.02 round trips of 9.41), acc 3.12, put 8 MiB
+// 1.02x, get 8 MiB 0.77x, put 2 MiB 0.92x, get 2 MiB 0.85x of two-sided,
+// barrier 7.02 µs against 5.51 (0.79x). On these simulated nodes the large
+// transfers and the barrier move by a quarter between runs. Before active
+// messages, over MPI RMA (osc ucx), an 8-byte put took 104 µs, a get 183
+// µs, an accumulate 505 µs and a fetch-and-add 113 µs.
 //
 // Through ga on the same nodes (gabench against GA C, which did not finish
-// in 150 s in any run: what it did not print counts as beaten), every
-// transfer is faster (1.2-194x), and so are the solvers (LuSolve 12x),
-// dgemm (1.6-2.5x), transpose, the norms, the ghost update (74 µs against
-// 85), ddot (1.35x) and select_elem (1.40x). Trailing: sync 6.92 µs
-// against 5.37 (0.78x) and the element-wise multiply (0.96x). The local
-// passes trailed (0.63-0.77x) while the server woke every millisecond when
-// idle: see amSleep. cmd/demo on 2 + 2 ranks takes 0.260 s with its regular
-// layout against 0.259 s block-cyclic (target 1.5x; 8-13 s before active
-// messages).
+// in 150 s in any run: what it did not print counts as beaten), in the
+// run of the table: every transfer faster (1.6-326x), LuSolve 28-36x,
+// dgemm 2.8-5.8x, transpose 8.9x, norm1 15x, update_ghosts 1.42x (94 µs
+// against 133), select_elem 1.46x, ddot 1.29x, add 1.11x, sync 1.07x
+// (10.2 µs against 10.9). Trailing: the element-wise multiply, 0.87x
+// (2.39 ms against 2.09): two of goga's three runs met a slow state of the
+// machine in which its plain Go loop over the same data
+// (add_local_pass_us) took 2.3-2.5 ms instead of 1.9 (the third: 1.32 ms
+// against GA C's 1.55-2.13). cmd/demo on 2 + 2 ranks takes 0.257 s with
+// its regular layout against 0.210 s block-cyclic (1.22x; target 1.5x;
+// 8-13 s before active messages).
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each
-// reschedule a hand-over between threads: the ghost update at 199-350 µs); a server that always spins (the ghost update went from 300-360 to
+// reschedule a hand-over between threads: the ghost update at 199-350
+// µs); a server that always spins (the ghost update went from 300-360 to
 // 214 µs, the element-wise multiply lost 14%); shorter sleeps when
 // idle (no gain); blocking sends and receives in the server (4 ms stalls,
 // see amServer.send); armci's collectives across nodes as MPI_Ibarrier and
@@ -209,5 +224,7 @@
 // 6.2-6.5 blocking) or as a dissemination exchange of point-to-point
 // messages tested while serving (7.5 µs); every idle sleep parked in Go's
 // scheduler (the barrier after a burst of requests better in one program,
-// worse in armcibench).
+// worse in armcibench); the server's hot time at 0, 20 µs and 2 ms, and
+// its sleeps as a quarter or the whole of the idle time (neither removed
+// the unbound barrier's bimodality, and no hot time made it worse).
 package armci
