@@ -125,7 +125,10 @@
 // 200 µs. The active-message server polls MPI: without pause for 200 µs
 // after its last request, then sleeping between polls, up to 1 ms (parked
 // in Go's scheduler from 200 µs on), so that an idle server does not take
-// a core from the computation beside it.
+// a core from the computation beside it. While the server or the progress
+// goroutine runs, GOMAXPROCS is at least 2, even in a process bound to
+// one core (procs.go): with one P, the program's goroutine inside a
+// blocking MPI call would keep the server from running.
 //
 // # Seam: transports
 //
