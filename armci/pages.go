@@ -68,18 +68,17 @@ func (e *entered) span(off, n int) {
 // a whole window (every window of its extent then holds some of it, and is
 // one the copy would fault in anyway).
 func (e *entered) strided(off int, p Strided) {
-	if e == nil {
+	if e == nil || p.Bytes() < bigCopy {
 		return
 	}
-	total, extent := p.Count[0], p.Count[0]
+	// extent is that of one block of the level below, as Strided.extent
+	// builds it; the gap after such a block is the stride less it.
+	extent := p.Count[0]
 	for i, c := range p.Count[1:] {
 		if c > 1 && p.RemoteStride[i]-extent >= faultWindow {
 			return
 		}
-		total *= c
 		extent += (c - 1) * p.RemoteStride[i]
 	}
-	if total >= bigCopy {
-		e.span(off, extent)
-	}
+	e.span(off, extent)
 }
