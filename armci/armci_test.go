@@ -19,6 +19,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("Acc", func(t *testing.T) { eachMode(t, testAcc) })
 		t.Run("Strided", func(t *testing.T) { eachMode(t, testStrided) })
 		t.Run("Direct", func(t *testing.T) { eachMode(t, testDirect) })
+		t.Run("PartsAligned", func(t *testing.T) { eachMode(t, testPartsAligned) })
 		t.Run("StridedOdd", func(t *testing.T) { eachMode(t, testStridedOdd) })
 		t.Run("AccS", func(t *testing.T) { eachMode(t, testAccS) })
 		t.Run("Vector", func(t *testing.T) { eachMode(t, testVector) })

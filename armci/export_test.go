@@ -1,5 +1,7 @@
 package armci
 
+import "unsafe"
+
 // SetMaxPiece makes transfers over MPI go in pieces of at most n bytes (a
 // multiple of 16, the largest element), as transfers of more than 1 GiB do,
 // until the returned function restores the default.
@@ -14,3 +16,12 @@ func SetMaxPiece(n int) (restore func()) {
 // a job on one machine then has segments that span "nodes", with some parts
 // mapped and others reached through MPI.
 func WithNodes(nodeOf func() int) Option { return func(rt *Runtime) { rt.nodeOf = nodeOf } }
+
+// PartAddr is the address at which this process maps rank's part of s, or 0
+// where it does not map it.
+func PartAddr(s *Segment, rank int) uintptr {
+	if s.parts == nil || s.parts[rank] == nil {
+		return 0
+	}
+	return uintptr(unsafe.Pointer(unsafe.SliceData(s.parts[rank])))
+}

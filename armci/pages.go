@@ -54,9 +54,9 @@ func (e *entered) span(off, n int) {
 		}
 		// The word that holds the span's first byte in the window, loaded
 		// atomically so that the load is neither dropped nor a data race
-		// with the owner's writes. Parts start 64-byte aligned and are
-		// padded to a multiple of 64 bytes (partSize), so the word lies
-		// in the owner's memory even at a part's last byte.
+		// with the owner's writes. Parts start on a page and are padded
+		// to a multiple of 64 bytes (partSize), so the word lies in the
+		// owner's memory even at a part's last byte.
 		o := (max(w*faultWindow, start) - uintptr(base)) &^ 3
 		atomic.LoadUint32((*uint32)(unsafe.Add(base, o)))
 		e.bits[i/64].Or(bit)

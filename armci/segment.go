@@ -249,10 +249,30 @@ func (n *nodeParts) free() {
 	n.comm.Free()
 }
 
-// partSize is the room a part of size bytes takes in a shared-memory window:
-// the accumulate lock in front, and whole cache lines, so that every part
-// (and its lock) is aligned for any element type.
-func partSize(size int) int { return header + (size+header-1)/header*header }
+// partAlign is where every part starts: on a page boundary. A part that
+// started 80 bytes into a page (the lock's cache line after the 16 bytes of
+// the allocator's own header) received 8 MiB transfers across the two
+// simulated nodes at 3.4-3.8 GB/s where page-aligned memory, of the window
+// or the Go heap, received them at 4.6-5.7 in the same runs (Open MPI's TCP
+// receive copying into it, at each of 5 rounds).
+const partAlign = 4096
+
+// partSize is the room a part of size bytes takes in a window: its lock, the
+// padding up to the page boundary where the part starts (partIn), and whole
+// cache lines, so that every part (and its lock) is aligned for any element
+// type wherever the room begins.
+func partSize(size int) int { return header + partAlign + (size+header-1)/header*header }
+
+// partIn lays out a part of size bytes in mem, a room of partSize(size)
+// bytes: the part from the first page boundary at least header bytes into
+// mem, its accumulate lock in the cache line before it. It returns the
+// part's offset in mem. Every process that maps mem finds the same offset,
+// since a mapping keeps the offset within a page.
+func partIn(mem []byte, size int) (lock *uint32, part []byte, off int) {
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(mem))) + header
+	off = header + int(-addr&(partAlign-1))
+	return (*uint32)(unsafe.Pointer(&mem[off-header])), mem[off : off+size], off
+}
 
 // mapAll makes the segment one shared-memory window whose parts every rank
 // maps; it is collective.
@@ -269,8 +289,7 @@ func (s *Segment) mapAll(size int) error {
 			w.Free()
 			return err
 		}
-		s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
-		s.parts[r] = mem[header : header+s.sizes[r]]
+		s.locks[r], s.parts[r], _ = partIn(mem, s.sizes[r])
 		s.to[r] = s.mapPart(r)
 	}
 	*s.locks[s.rank] = 0
@@ -296,16 +315,22 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 	}
 	n := s.comm.Size()
 	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
+	var own int // this rank's part's offset in its room, for the RMA window
 	for nr, r := range node.ranks {
 		mem, err := mpi.SharedQuery[byte](node.win, nr)
 		if err != nil {
 			node.free()
 			return err
 		}
-		s.parts[r] = mem[header : header+s.sizes[r]]
+		var lock *uint32
+		var off int
+		lock, s.parts[r], off = partIn(mem, s.sizes[r])
 		s.to[r] = s.mapPart(r)
 		if s.cpu {
-			s.locks[r] = (*uint32)(unsafe.Pointer(&mem[0]))
+			s.locks[r] = lock
+		}
+		if r == s.rank {
+			own = off
 		}
 	}
 	s.node = node
@@ -315,7 +340,7 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 		*s.locks[s.rank] = 0
 		return nil
 	}
-	if s.win, err = mpi.WinCreateShared(s.comm, node.win, header, 1); err != nil {
+	if s.win, err = mpi.WinCreateShared(s.comm, node.win, own, 1); err != nil {
 		node.free()
 		return err
 	}
@@ -346,11 +371,9 @@ func (s *Segment) openOwn(size int) error {
 		return err
 	}
 	s.win = w
-	mem := w.Bytes()
 	n := s.comm.Size()
 	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
-	s.parts[s.rank] = mem[header : header+size]
-	s.locks[s.rank] = (*uint32)(unsafe.Pointer(&mem[0]))
+	s.locks[s.rank], s.parts[s.rank], _ = partIn(w.Bytes(), size)
 	*s.locks[s.rank] = 0
 	s.to[s.rank] = s.mapPart(s.rank)
 	return nil
