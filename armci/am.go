@@ -280,6 +280,11 @@ func (a *amServer) serveOne() bool {
 		return true
 	}
 	a.handle(st.Source, h, payload)
+	// Idle time counts from the end of the handling too: a large put's
+	// data or a large get's reply takes milliseconds, and counted from the
+	// request's arrival alone, the server slept a share of that after each
+	// one while the next request waited.
+	a.served.Store(time.Now().UnixNano())
 	return true
 }
 
