@@ -75,8 +75,16 @@ type amServer struct {
 	parts map[int64]amPart // by id
 	next  int64
 
-	tag   atomic.Int64  // reply tags, cycled
-	dirty []atomic.Bool // per target: puts or accumulates not yet fenced
+	tag atomic.Int64 // reply tags, cycled
+	// turns are the runtime's (Segment.turn), by target's rank in the
+	// runtime: one goroutine at a time sends requests to a process, so
+	// that an operation's messages (a header, then its data) reach the
+	// server together and a fence knows which requests went before it.
+	turns []sync.Mutex
+	// sent counts, per target, the requests that change its memory (puts
+	// and accumulates) sent so far, in the target's turn; fenced is the
+	// count a fence has seen done there.
+	sent, fenced []atomic.Uint64
 
 	// serving is held by the thread handling a request (serveOne); it
 	// guards rbuf, which receives requests, and scratch, which holds
@@ -99,13 +107,14 @@ type amPart struct {
 	lock *uint32
 }
 
-func startAM(c *mpi.Comm) (*amServer, error) {
+func startAM(c *mpi.Comm, turns []sync.Mutex) (*amServer, error) {
 	dup, err := c.Dup()
 	if err != nil {
 		return nil, err
 	}
-	a := &amServer{comm: dup, rank: dup.Rank(), parts: map[int64]amPart{},
-		dirty: make([]atomic.Bool, dup.Size()), done: make(chan struct{})}
+	n := dup.Size()
+	a := &amServer{comm: dup, rank: dup.Rank(), parts: map[int64]amPart{}, turns: turns,
+		sent: make([]atomic.Uint64, n), fenced: make([]atomic.Uint64, n), done: make(chan struct{})}
 	backgroundStarted()
 	go a.serve()
 	return a, nil
@@ -539,7 +548,7 @@ func (v *viaAM) header(op int, sh amShape, n int, inline []byte, flags int64, sc
 	h = append(h, scale[0], scale[1])
 	h = append(h, w[1:]...)
 	if op == amPut || op == amAcc {
-		v.s.rt.am.dirty[v.to].Store(true)
+		v.s.rt.am.sent[v.to].Add(1)
 	}
 	return encode(h, inline)
 }
@@ -592,7 +601,7 @@ func (v *viaAM) start(op int, sh amShape, n int, flags int64, scale [2]int64, in
 }
 
 func (v *viaAM) put(off int, b []byte, wait bool) ([]*mpi.Request, error) {
-	defer v.s.turn(v.rank)()
+	defer v.turn()()
 	var reqs []*mpi.Request
 	err := inPieces(len(b), func(o, n int) error {
 		r, err := v.request(amPut, amShape{off: off + o}, n, b[o:o+n], 0, [2]int64{}, 0, wait)
@@ -605,7 +614,7 @@ func (v *viaAM) put(off int, b []byte, wait bool) ([]*mpi.Request, error) {
 }
 
 func (v *viaAM) get(off int, b []byte, wait bool) ([]*mpi.Request, error) {
-	defer v.s.turn(v.rank)()
+	defer v.turn()()
 	var reqs []*mpi.Request
 	err := inPieces(len(b), func(o, n int) error {
 		r, err := v.start(amGet, amShape{off: off + o}, n, 0, [2]int64{}, b[o:o+n], nil)
@@ -635,7 +644,7 @@ func (v *viaAM) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 	if p.Bytes() == 0 {
 		return nil, nil
 	}
-	defer v.s.turn(v.rank)()
+	defer v.turn()()
 	a := v.s.rt.am
 	var reqs []*mpi.Request
 	err := p.pieces(func(q Strided, l, r int) error {
@@ -667,7 +676,7 @@ func (v *viaAM) getS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 	if p.Bytes() == 0 {
 		return nil, nil
 	}
-	defer v.s.turn(v.rank)()
+	defer v.turn()()
 	var reqs []*mpi.Request
 	err := p.pieces(func(q Strided, l, r int) error {
 		lt, err := mpi.TypeStrided[byte](q.Count, q.LocalStride)
@@ -721,7 +730,7 @@ func packList(b []byte, local []int, size int) []byte {
 }
 
 func (v *viaAM) putV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
-	defer v.s.turn(v.rank)()
+	defer v.turn()()
 	return nil, lists(vecs, func(local, remote []int, size int) error {
 		_, err := v.request(amPut, amShape{size: size, list: remote}, len(local)*size, packList(b, local, size), 0, [2]int64{}, 0, true)
 		return err
@@ -729,7 +738,7 @@ func (v *viaAM) putV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) 
 }
 
 func (v *viaAM) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) {
-	defer v.s.turn(v.rank)()
+	defer v.turn()()
 	return nil, lists(vecs, func(local, remote []int, size int) error {
 		packed := make([]byte, len(local)*size)
 		if err := v.call(amGet, amShape{size: size, list: remote}, len(packed), 0, [2]int64{}, packed); err != nil {
@@ -748,7 +757,10 @@ func (v *viaAM) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) 
 func (v *viaAM) fence() error { return v.s.rt.am.fence(v.to) }
 
 func (a *amServer) fence(to int) error {
-	if !a.dirty[to].Swap(false) {
+	end := a.turn(to)
+	upto := a.sent[to].Load()
+	if a.fenced[to].Load() >= upto {
+		end()
 		return nil
 	}
 	tag := a.replyTag()
@@ -759,18 +771,34 @@ func (a *amServer) fence(to int) error {
 	if err == nil {
 		r, err = mpi.Irecv(a.comm, []byte{}, to, tag)
 	}
+	end()
 	if err == nil {
 		err = a.wait(r)
 	}
-	if err != nil {
-		a.dirty[to].Store(true)
+	for err == nil {
+		// Another goroutine's fence may have seen more done meanwhile.
+		if f := a.fenced[to].Load(); f >= upto || a.fenced[to].CompareAndSwap(f, upto) {
+			break
+		}
 	}
 	return err
 }
 
+// turn waits for this process's turn to send requests to the process of rank
+// to in the runtime, and returns the function that ends it.
+func (a *amServer) turn(to int) func() {
+	m := &a.turns[to]
+	m.Lock()
+	return m.Unlock
+}
+
+// turn is v's owner's turn (amServer.turn), taken by every operation on v
+// for its whole issue and completion, as Segment.turn is on the other paths.
+func (v *viaAM) turn() func() { return v.s.rt.am.turn(v.to) }
+
 // fenceAll fences every target this process sent puts or accumulates to.
 func (a *amServer) fenceAll() error {
-	for to := range a.dirty {
+	for to := range a.sent {
 		if err := a.fence(to); err != nil {
 			return err
 		}
@@ -787,7 +815,7 @@ func accAM[T AccElem](v *viaAM, sh amShape, src []T, scale T) error {
 
 // rmwAM performs a read-modify-write at the owner and returns the old value.
 func rmwAM[T RmwElem](v *viaAM, off, kind int, val, expect T) (T, error) {
-	defer v.s.turn(v.rank)()
+	defer v.turn()()
 	out := []int64{0}
 	flags := int64(sizeOf[T]())<<8 | int64(kind)<<16
 	err := v.call(amRmw, amShape{off: off}, 0, flags, [2]int64{int64(val), int64(expect)}, bytesOf(out))

@@ -20,6 +20,7 @@ func TestAtomicity(t *testing.T) {
 		t.Run("SwapCAS", func(t *testing.T) { eachMode(t, testSwapCAS) })
 		t.Run("Mutexes", func(t *testing.T) { eachMode(t, testMutexes) })
 		t.Run("Goroutines", func(t *testing.T) { eachMode(t, goroutines(4, reps().threaded)) })
+		t.Run("FenceGoroutines", func(t *testing.T) { eachMode(t, testFenceGoroutines) })
 	}, bothTransports)
 }
 
@@ -394,4 +395,67 @@ func testGoroutines(t *testing.T, rt *armci.Runtime, G, K int) {
 		}
 	}
 	must(t, rt.Barrier())
+}
+
+// testFenceGoroutines: goroutines of every process put into their own slots
+// at the next process, each fences that target and then tells the slot's
+// reader there by a message; the reader must find the put in place. A fence
+// covers its own goroutine's puts however the goroutines' fences and puts to
+// one target interleave: one goroutine's fence must not take another's puts
+// as fenced before they are done (an update under a ga mutex went missing,
+// one run in about ten, when a fence counted them done on seeing another's
+// fence in flight).
+func testFenceGoroutines(t *testing.T, rt *armci.Runtime) {
+	const G, slot = 4, 20 << 10 // past the size a request carries inline
+	K := max(reps().threaded*10, 20)
+	me, n := rt.Rank(), rt.Size()
+	next, prev := (me+1)%n, (me-1+n)%n
+	s := malloc(t, rt, G*slot)
+	c, err := mpi.World().Dup()
+	must(t, err)
+	freeLater(t, c)
+	must(t, rt.Barrier())
+	value := func(from, g, k, i int) int64 { return int64(from<<40 | g<<32 | k<<16 | i) }
+	var wg sync.WaitGroup
+	for g := range G {
+		wg.Add(2)
+		go func() { // the writer of slot g at next
+			defer wg.Done()
+			v := make([]int64, slot/8)
+			for k := range K {
+				for i := range v {
+					v[i] = value(me, g, k, i)
+				}
+				if err := armci.Put(s, next, g*slot, v); err != nil {
+					fatalf(t, "goroutine %d: Put: %v", g, err)
+				}
+				if err := rt.Fence(next); err != nil {
+					fatalf(t, "goroutine %d: Fence: %v", g, err)
+				}
+				if err := mpi.Send(c, []int{k}, next, g); err != nil {
+					fatalf(t, "goroutine %d: Send: %v", g, err)
+				}
+			}
+		}()
+		go func() { // the reader of slot g here
+			defer wg.Done()
+			got := viewAs[int64](s.Local()[g*slot : (g+1)*slot])
+			k := []int{0}
+			for range K {
+				if _, err := mpi.Recv(c, k, prev, g); err != nil {
+					fatalf(t, "goroutine %d: Recv: %v", g, err)
+				}
+				for i, x := range got {
+					// Later puts may land meanwhile; none may be missing.
+					if x < value(prev, g, k[0], i) || x > value(prev, g, K-1, i) {
+						t.Errorf("slot %d, put %d of rank %d: element %d = %#x right after the fence, want %#x", g, k[0], prev, i, x, value(prev, g, k[0], i))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	must(t, rt.Barrier())
+	must(t, s.Free())
 }

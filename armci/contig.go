@@ -42,7 +42,9 @@ func sizeOf[T any]() int {
 // that ever used the window. Over TCP, 8 goroutines per rank calling Acc fell
 // from 1,400 to 12 calls/s; taking turns keeps them at several hundred. (The
 // index is the segment's rank: for a group segment that is another process's
-// turn, which costs some concurrency and nothing else.)
+// turn, which costs some concurrency and nothing else. Active messages take
+// their target's turn by its rank in the runtime, viaAM.turn: their order
+// depends on it.)
 func (s *Segment) turn(rank int) func() {
 	m := &s.rt.turns[rank]
 	m.Lock()
@@ -128,7 +130,7 @@ func Acc[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
 	}
 	if s.cpu {
 		if v := s.viaAM(rank); v != nil {
-			defer s.turn(rank)()
+			defer v.turn()()
 			return pieces(src, func(p []T, o int) error { return accAM(v, amShape{off: off + o}, p, scale) })
 		}
 		s.lockAcc(rank)

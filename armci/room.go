@@ -38,7 +38,7 @@ func room(size int, mapped []int) error {
 	free := fs.Bavail * uint64(fs.Bsize)
 	var sum uint64
 	for _, n := range mapped {
-		sum += uint64(n) + header
+		sum += uint64(partSize(n))
 	}
 	if sum > free {
 		return fmt.Errorf("%w: %d bytes of shared memory in all on this node; %s has %d bytes free", ErrNoRoom, sum, dir, free)

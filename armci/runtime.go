@@ -179,7 +179,7 @@ func (rt *Runtime) chooseRemote() error {
 		return nil
 	}
 	var err error
-	rt.am, err = startAM(rt.comm)
+	rt.am, err = startAM(rt.comm, rt.turns)
 	return err
 }
 

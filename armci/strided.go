@@ -247,7 +247,7 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 		if p.Bytes() == 0 {
 			return nil
 		}
-		defer s.turn(rank)()
+		defer v.turn()()
 		return p.pieces(func(q Strided, l, r int) error {
 			packed := packStrided(b[l:], q)
 			return accAM(v, stridedShape(off+r, &q), elems[T](&packed[0], len(packed)/es), scale)

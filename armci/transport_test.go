@@ -41,11 +41,13 @@ func testNodes(t *testing.T, remote armci.Remote) {
 		{"PutGet", testPutGet}, {"Acc", testAcc}, {"Strided", testStrided},
 		{"StridedOdd", testStridedOdd}, {"AccS", testAccS}, {"Vector", testVector},
 		{"ZeroSize", testZeroSize}, {"Group", testGroup}, {"FenceThenRead", testFenceThenRead},
+		{"BarrierMax", testBarrierMax},
 		{"MapIn", testMapIn}, {"RMW", testRMW}, {"NonBlocking", testNonBlocking},
 		{"Errors", testErrors}, {"Collective", testCollectiveErrors},
 		{"AccContention", testAccContention}, {"Tickets", testTickets},
 		{"SwapCAS", testSwapCAS}, {"Mutexes", testMutexes},
-		{"Goroutines", goroutines(4, reps().threaded)}, {"Finalize", testFinalize},
+		{"Goroutines", goroutines(4, reps().threaded)},
+		{"FenceGoroutines", testFenceGoroutines}, {"Finalize", testFinalize},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rt, err := armci.Init(mpi.World(), armci.WithNodes(pairs), armci.WithRemote(remote))

@@ -71,7 +71,7 @@ func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) err
 		return err
 	}
 	if v := s.viaAM(rank); v != nil && s.cpu {
-		defer s.turn(rank)()
+		defer v.turn()()
 		b := bytesOf(local)
 		return lists(vecs, func(l, r []int, size int) error {
 			packed := packList(b, l, size)
