@@ -156,43 +156,57 @@
 // Across nodes, `make bench-2node` runs cmd/armcibench and cmd/gabench on
 // two nodes simulated on one machine (1 + 1 ranks, loopback TCP between
 // them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp; since 2026-11-26
-// each rank bound to a core of its own, as on real nodes, where the table's
-// run left them unbound: BENCHMARKS.md says what binding changed),
+// each rank bound to a core of its own, as on real nodes: BENCHMARKS.md
+// says what binding changed),
 // alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
 // and prints what two-sided MPI does between the same two ranks. Medians of
-// 3 runs on 2026-11-27 (fourteenth session), each rank bound to a core of
-// its own, active messages, on a 2-core AMD EPYC virtual machine:
+// 3 runs on 2026-11-27 (fifteenth session), each rank bound to a core of
+// its own, active messages, on a 2-core AMD EPYC virtual machine in a slow
+// state (round trip 17.1 µs, two-sided 1801 and 2178 MB/s at 2 and 8 MiB):
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        6.69 µs  55.3 µs     round trip 17.2 µs     within 2x: met
-//	get 8 B                       20.5 µs   55.2 µs     round trip 17.2 µs     within 2x: met (1.19x)
-//	acc 8 B                        6.11 µs  96.3 µs     round trip 17.2 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.095    0.024 Mop/s 1/(2 round trips) 0.029 met
-//	put 8 MiB                     2329       653 MB/s   two-sided 2917 MB/s    0.8x: 0.80x, met
-//	get 8 MiB                     2327       790 MB/s   two-sided 2917 MB/s    0.8x: 0.80x, met
-//	put 2 MiB                     2923       670 MB/s   two-sided 2696 MB/s    0.8x: 1.08x, met
-//	get 2 MiB                     2855       808 MB/s   two-sided 2696 MB/s    0.8x: 1.06x, met
-//	acc 8 MiB                     1964       352 MB/s   two-sided 2917 MB/s    (adds too: 0.67x)
-//	put, get, acc at every size    1.8-16x faster than ARMCI-MPI
-//	put/get/acc 2-D, 128 B-8 MiB  6.6-185x faster than ARMCI-MPI
-//	barrier                       11.95 µs  11.18 µs                           missed: 0.94x
+//	put 8 B                        6.53 µs  56.2 µs     round trip 17.1 µs     within 2x: met
+//	get 8 B                       22.6 µs   55.9 µs     round trip 17.1 µs     within 2x: met (1.32x)
+//	acc 8 B                        7.14 µs  99.7 µs     round trip 17.1 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.099    0.024 Mop/s 1/(2 round trips) 0.029 met
+//	put 8 MiB                     2907       619 MB/s   two-sided 2178 MB/s    0.8x: 1.33x, met
+//	get 8 MiB                     2395       765 MB/s   two-sided 2178 MB/s    0.8x: 1.10x, met
+//	put 2 MiB                     3174       667 MB/s   two-sided 1801 MB/s    0.8x: 1.76x, met
+//	get 2 MiB                     1999       748 MB/s   two-sided 1801 MB/s    0.8x: 1.11x, met
+//	acc 8 MiB                     2332       335 MB/s   two-sided 2178 MB/s    (adds too: 1.07x)
+//	put, get, acc at every size    1.7-14x faster than ARMCI-MPI
+//	put/get/acc 2-D, 128 B-8 MiB  5.3-184x faster than ARMCI-MPI
+//	barrier                       11.97 µs  11.28 µs                           missed: 0.94x
 //
-// A third run of the same build, in a faster state of the machine (round
-// trip 13.7 µs, two-sided 6120 and 4696 MB/s at 2 and 8 MiB): put 2 and 8
-// MiB 0.76x and 0.78x of two-sided (missed), get 0.84x and 0.86x, get 8 B
-// 1.36 round trips, barrier 0.91x (9.72 against 8.86 µs).
+// Two changes of that session moved the large transfers; the runs before
+// them had put and get of 2 and 8 MiB at 0.76-1.08x of two-sided:
+//   - Every part starts on a page (partIn). A process's own part, reached
+//     by active messages, started 80 bytes into a page (the lock's cache
+//     line after the allocator's 16-byte header), and Open MPI's TCP
+//     receives of 8 MiB into it ran at 3.4-3.8 GB/s where page-aligned
+//     memory, of the window or of the Go heap, took 4.6-5.7 in the same
+//     runs; 0x10, 0x60, 0x70 and 0x80 bytes past a page were fast too.
+//   - The server's idle time counts from the end of a request's handling.
+//     Counted from its arrival, a put or get of 8 MiB (2 ms) left the
+//     server idle for 2 ms when it ended, so it slept 250 µs before looking
+//     for the next request, which waited. With the target's program asleep
+//     rather than in a barrier, put and get ran at half the two-sided rate.
+//   - In one program alternating rounds of each, put and get of 8 MiB went
+//     from 0.6-0.8 to 0.9-1.1 of two-sided; armcibench, the old build
+//     against the new one in 5 alternating runs: put, get and acc of 8 MiB
+//     1.47x, 1.26x and 1.46x, 2-D 8 MiB 1.41-1.48x.
 //
-// This run's machine was slower than the fourth session's (a round trip
-// of 17.2 µs against 9.4, two-sided 8 MiB at 2917 MB/s against 3678); its
-// run of the same day, before the change below, had a round trip of 13.5
-// µs, put and get 8 MiB at 0.87x and 1.01x of two-sided, 2 MiB at 0.74x
-// and 0.68x, and the barrier at 1.18x (9.35 against 11.03 µs). In loops of
-// 2000 barriers alternating between the programs, bound as above, C's
-// MPI_Barrier took 8.7-9.7 or 10.7-11.4 µs by run (the machine's state, for
-// both programs alike), Go's 0.3-0.5 µs more in the same state (the cgo
-// crossing and the runtime's threads on the one core; MPI_THREAD_MULTIPLE
-// alone cost C nothing measurable), and armci's Barrier after a burst of
-// fetch-and-adds 0.3 µs more again (the server's polls as it backs off).
+// Runs of the day before these changes (fourteenth session, same machine):
+// put and get 8 MiB at 0.80x of two-sided, 2 MiB at 1.08x and 1.06x, get 8
+// B 1.19 round trips, barrier 0.94x; in a faster state (round trip 13.7
+// µs) 0.78x, 0.86x, 0.76x and 0.84x, barrier 0.91x (9.72 against 8.86
+// µs). In loops of 2000 barriers alternating between the programs, bound as
+// above, C's MPI_Barrier took 8.7-9.7 or 10.7-11.4 µs by run (the
+// machine's state, for both programs alike), Go's 0.3-0.5 µs more in the
+// same state (the cgo crossing and the runtime's threads on the one core;
+// MPI_THREAD_MULTIPLE alone cost C nothing measurable), and armci's
+// Barrier after a burst of fetch-and-adds 0.3 µs more again (the server's
+// polls as it backs off).
 //
 // A rank bound to one core gets GOMAXPROCS 1 from Go. Before the runtime
 // raised it to 2 beside a background goroutine (procs.go), the program's
@@ -209,17 +223,19 @@
 // µs, an accumulate 505 µs and a fetch-and-add 113 µs.
 //
 // Through ga on the same nodes (gabench against GA C, which did not finish
-// in 150 s in any run: what it did not print counts as beaten), in the
-// run of the table: every transfer faster (1.6-326x), LuSolve 28-36x,
-// dgemm 2.8-5.8x, transpose 8.9x, norm1 15x, update_ghosts 1.42x (94 µs
-// against 133), select_elem 1.46x, ddot 1.29x, add 1.11x, sync 1.07x
-// (10.2 µs against 10.9). Trailing: the element-wise multiply, 0.87x
-// (2.39 ms against 2.09): two of goga's three runs met a slow state of the
-// machine in which its plain Go loop over the same data
-// (add_local_pass_us) took 2.3-2.5 ms instead of 1.9 (the third: 1.32 ms
-// against GA C's 1.55-2.13). cmd/demo on 2 + 2 ranks takes 0.257 s with
-// its regular layout against 0.210 s block-cyclic (1.22x; target 1.5x;
-// 8-13 s before active messages).
+// in 150 s in any run: what it did not print counts as beaten), in the run
+// of the table: every transfer faster (1.4-150x), read_inc 4.0x, LuSolve
+// 27-29x, dgemm 2.8-5.7x, transpose 8.2x, norm1 14x, ddot 1.79x,
+// select_elem 1.36x, update_ghosts 1.11x (120 µs against 134), add 1.04x.
+// Trailing: sync 0.97x (12.47 µs against 12.12) and the element-wise
+// multiply 0.93x (1767 µs against 1648), which took as long as goga's plain
+// Go loop over the same data (add_local_pass_us, 1764 µs). GA C's arrays
+// there lie in transparent huge pages (57-61 MiB of a process's 64 by then)
+// and goga's did not; parts are now advised into them (adviseHuge), after
+// that run. cmd/demo on 2 + 2 ranks takes 0.252 s with its regular layout
+// against 0.215 s block-cyclic (1.17x; target 1.5x; 8-13 s before active
+// messages). The day before: update_ghosts 1.12-1.42x, sync 0.86-1.07x,
+// elem_multiply 0.87-0.93x, demo 1.15-1.22x.
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each
@@ -234,5 +250,10 @@
 // scheduler (the barrier after a burst of requests better in one program,
 // worse in armcibench); the server's hot time at 0, 20 µs and 2 ms, and
 // its sleeps as a quarter or the whole of the idle time (neither removed
-// the unbound barrier's bimodality, and no hot time made it worse).
+// the unbound barrier's bimodality, and no hot time made it worse); the
+// dissemination barrier again (fifteenth session), with the server
+// sleeping 20 µs at a time while a thread waited and served in its place:
+// 8-byte gets took 40-58 µs instead of 19-26, fetch-and-add half its
+// rate, and without the sleeps the barrier was no faster than
+// MPI_Barrier.
 package armci
