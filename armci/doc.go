@@ -237,6 +237,20 @@
 // messages). The day before: update_ghosts 1.12-1.42x, sync 0.86-1.07x,
 // elem_multiply 0.87-0.93x, demo 1.15-1.22x.
 //
+// A second run of 3, with the huge pages, the machine slower still (round
+// trip 17.5 µs, two-sided 1803 and 1902 MB/s): put and get of 2 MiB 0.96x
+// and 0.93x of two-sided, of 8 MiB 1.06x and 1.07x; every armci transfer
+// 1.8-167x ARMCI-MPI; barrier 0.97x (12.63 µs against 12.23); through ga,
+// sync 1.05x, update_ghosts 1.46x, add 1.00x, ddot 1.15x, elem_multiply
+// 0.73x (2265 µs against 1654), demo 1.07x. Alternating gabench runs of
+// the builds without and with the huge pages: elem_multiply 1819-2713
+// against 1816-2346 µs, add 2204-3412 against 2185-3118. Across the nodes
+// goga's local passes, its plain Go loop over heap slices included
+// (add_local_pass_us 1744-3009 µs), run about 1.4x slower than GA C's
+// element-wise multiply there (1648-1654 in every run) and than on one
+// node; neither the server's sleeps (up to 100 ms instead of 5) nor
+// GOGC=off changed that. Why is not found.
+//
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each
 // reschedule a hand-over between threads: the ghost update at 199-350
