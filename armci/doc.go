@@ -244,12 +244,16 @@
 // sync 1.05x, update_ghosts 1.46x, add 1.00x, ddot 1.15x, elem_multiply
 // 0.73x (2265 µs against 1654), demo 1.07x. Alternating gabench runs of
 // the builds without and with the huge pages: elem_multiply 1819-2713
-// against 1816-2346 µs, add 2204-3412 against 2185-3118. Across the nodes
-// goga's local passes, its plain Go loop over heap slices included
-// (add_local_pass_us 1744-3009 µs), run about 1.4x slower than GA C's
-// element-wise multiply there (1648-1654 in every run) and than on one
-// node; neither the server's sleeps (up to 100 ms instead of 5) nor
-// GOGC=off changed that. Why is not found.
+// against 1816-2346 µs, add 2204-3412 against 2185-3118. GA C's
+// element-wise multiply took 1648-1654 µs in every run across the nodes,
+// less than its own add over the same memory (2929) and than any
+// multiply goga could do there: in a scratch program under the same flags,
+// both ranks multiplying 16 MiB arrays at once took 2250-2270 µs a pass on
+// huge pages and 2420-2590 on 4 KiB pages, with or without armci's
+// runtime (one process alone: 1391-1947 on huge pages). Neither the
+// server's sleeps (up to 100 ms instead of 5) nor GOGC=off changed goga's
+// figure. Why GA C's is lower is not found; whether its ranks multiply at
+// the same time is the next thing to check.
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each
