@@ -757,6 +757,9 @@ func (v *viaAM) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) 
 func (v *viaAM) fence() error { return v.s.rt.am.fence(v.to) }
 
 func (a *amServer) fence(to int) error {
+	if a.fenced[to].Load() >= a.sent[to].Load() {
+		return nil // nothing sent since a fence saw all done: no turn to wait for
+	}
 	end := a.turn(to)
 	upto := a.sent[to].Load()
 	if a.fenced[to].Load() >= upto {
@@ -786,11 +789,7 @@ func (a *amServer) fence(to int) error {
 
 // turn waits for this process's turn to send requests to the process of rank
 // to in the runtime, and returns the function that ends it.
-func (a *amServer) turn(to int) func() {
-	m := &a.turns[to]
-	m.Lock()
-	return m.Unlock
-}
+func (a *amServer) turn(to int) func() { return takeTurn(&a.turns[to]) }
 
 // turn is v's owner's turn (amServer.turn), taken by every operation on v
 // for its whole issue and completion, as Segment.turn is on the other paths.

@@ -1,6 +1,7 @@
 package armci
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/mpi"
@@ -45,8 +46,10 @@ func sizeOf[T any]() int {
 // turn, which costs some concurrency and nothing else. Active messages take
 // their target's turn by its rank in the runtime, viaAM.turn: their order
 // depends on it.)
-func (s *Segment) turn(rank int) func() {
-	m := &s.rt.turns[rank]
+func (s *Segment) turn(rank int) func() { return takeTurn(&s.rt.turns[rank]) }
+
+// takeTurn locks m and returns its unlock, for defer.
+func takeTurn(m *sync.Mutex) func() {
 	m.Lock()
 	return m.Unlock
 }
