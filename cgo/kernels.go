@@ -24,6 +24,14 @@ package cgo
 #cgo nocallback goga_mul_float32
 #cgo noescape goga_mul_float64
 #cgo nocallback goga_mul_float64
+#cgo noescape goga_axpby_nt_float32
+#cgo nocallback goga_axpby_nt_float32
+#cgo noescape goga_axpby_nt_float64
+#cgo nocallback goga_axpby_nt_float64
+#cgo noescape goga_mul_nt_float32
+#cgo nocallback goga_mul_nt_float32
+#cgo noescape goga_mul_nt_float64
+#cgo nocallback goga_mul_nt_float64
 #cgo noescape goga_dot_float32
 #cgo nocallback goga_dot_float32
 #cgo noescape goga_dot_float64
@@ -97,23 +105,49 @@ func AccComplex128(dst, src unsafe.Pointer, n int, a complex128) {
 
 // Element-wise kernels on n elements: c = alpha*a + beta*b, c = a*b, and
 // the sum of a*b. c may be a or b itself but must not overlap them
-// otherwise.
+// otherwise. With stream, on a CPU that has them (Streams), c is written with
+// non-temporal stores: for runs far larger than the last-level cache, whose
+// c would not stay there anyway.
+
+// Streams reports whether the element-wise kernels can write with
+// non-temporal stores on this CPU (x86-64 with AVX2).
+var Streams = C.goga_streams() != 0
 
 // AxpbyFloat32 is c = alpha*a + beta*b over float32.
-func AxpbyFloat32(c, a, b unsafe.Pointer, n int, alpha, beta float32) {
+func AxpbyFloat32(c, a, b unsafe.Pointer, n int, alpha, beta float32, stream bool) {
+	if stream && Streams {
+		C.goga_axpby_nt_float32(c, a, b, C.long(n), C.float(alpha), C.float(beta))
+		return
+	}
 	C.goga_axpby_float32(c, a, b, C.long(n), C.float(alpha), C.float(beta))
 }
 
 // AxpbyFloat64 is c = alpha*a + beta*b over float64.
-func AxpbyFloat64(c, a, b unsafe.Pointer, n int, alpha, beta float64) {
+func AxpbyFloat64(c, a, b unsafe.Pointer, n int, alpha, beta float64, stream bool) {
+	if stream && Streams {
+		C.goga_axpby_nt_float64(c, a, b, C.long(n), C.double(alpha), C.double(beta))
+		return
+	}
 	C.goga_axpby_float64(c, a, b, C.long(n), C.double(alpha), C.double(beta))
 }
 
 // MulFloat32 is c = a*b over float32.
-func MulFloat32(c, a, b unsafe.Pointer, n int) { C.goga_mul_float32(c, a, b, C.long(n)) }
+func MulFloat32(c, a, b unsafe.Pointer, n int, stream bool) {
+	if stream && Streams {
+		C.goga_mul_nt_float32(c, a, b, C.long(n))
+		return
+	}
+	C.goga_mul_float32(c, a, b, C.long(n))
+}
 
 // MulFloat64 is c = a*b over float64.
-func MulFloat64(c, a, b unsafe.Pointer, n int) { C.goga_mul_float64(c, a, b, C.long(n)) }
+func MulFloat64(c, a, b unsafe.Pointer, n int, stream bool) {
+	if stream && Streams {
+		C.goga_mul_nt_float64(c, a, b, C.long(n))
+		return
+	}
+	C.goga_mul_float64(c, a, b, C.long(n))
+}
 
 // DotFloat32 is the sum of a*b over float32, in eight partial sums.
 func DotFloat32(a, b unsafe.Pointer, n int) float32 {

@@ -57,3 +57,61 @@ func testAcc[T int32 | int64 | float32 | float64 | complex64 | complex128](t *te
 		}
 	}
 }
+
+// TestElementwise checks c = alpha·a + beta·b and c = a·b, with ordinary
+// and non-temporal stores, against the same loops in Go: on lengths around
+// the vector widths, from every alignment of c inside a vector (the
+// streaming loops store whole aligned vectors between a scalar head and
+// tail), writing nothing outside c; and with c the same run as a.
+func TestElementwise(t *testing.T) {
+	if !Streams {
+		t.Log("this CPU has no AVX2: the streaming kernels run the ordinary ones")
+	}
+	testElementwise(t, AxpbyFloat64, MulFloat64)
+	testElementwise(t, AxpbyFloat32, MulFloat32)
+}
+
+func testElementwise[T float32 | float64](t *testing.T, axpby func(c, a, b unsafe.Pointer, n int, alpha, beta T, stream bool), mul func(c, a, b unsafe.Pointer, n int, stream bool)) {
+	const guard = 9
+	var z T
+	for _, stream := range []bool{false, true} {
+		for _, n := range []int{1, 3, 7, 8, 9, 16, 17, 31, 33, 100, 1000} {
+			for shift := range 8 {
+				name := fmt.Sprintf("%T/stream=%v/n=%d/shift=%d", z, stream, n, shift)
+				a, b := make([]T, n), make([]T, n)
+				for i := range a {
+					a[i], b[i] = T(i%13)-6, T(i%7)/2
+				}
+				buf := make([]T, n+shift+guard)
+				for i := range buf {
+					buf[i] = -99
+				}
+				c := buf[shift : shift+n]
+				want := slices.Clone(buf)
+				for i := range c {
+					want[shift+i] = 3*a[i] - 2*b[i]
+				}
+				axpby(unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n, 3, -2, stream)
+				if !slices.Equal(buf, want) {
+					t.Errorf("axpby %s: got %v, want %v", name, buf, want)
+				}
+				for i := range c {
+					want[shift+i] = a[i] * b[i]
+				}
+				mul(unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n, stream)
+				if !slices.Equal(buf, want) {
+					t.Errorf("mul %s: got %v, want %v", name, buf, want)
+				}
+				// c = a·b into a itself.
+				wantA := slices.Clone(a)
+				for i := range wantA {
+					wantA[i] *= b[i]
+				}
+				mul(unsafe.Pointer(&a[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n, stream)
+				if !slices.Equal(a, wantA) {
+					t.Errorf("mul into a %s: got %v, want %v", name, a, wantA)
+				}
+			}
+		}
+	}
+}

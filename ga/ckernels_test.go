@@ -11,8 +11,9 @@ import (
 )
 
 // TestLongRuns: runs long enough for the C kernels (Add, Dot, ElemMultiply,
-// the norms, SelectElem on float32 and float64) against a model, with the output one
-// of the operands, ties in SelectElem across the kernels' lanes, NaN, and
+// the norms, SelectElem on float32 and float64) against a model, with the
+// output a third array (with ordinary and non-temporal stores) or one of the
+// operands, ties in SelectElem across the kernels' lanes, NaN, and
 // arrays of -Inf (which the Go loop settles); and a Transpose large enough
 // for several of its tiles each way.
 func TestLongRuns(t *testing.T) {
@@ -21,6 +22,12 @@ func TestLongRuns(t *testing.T) {
 		defer endGA(t)
 		t.Run("float64", longRuns[float64])
 		t.Run("float32", longRuns[float32])
+		// The arrays are far below the size from which the kernels
+		// stream (non-temporal stores); these runs make them stream.
+		undo := ga.StreamKernels()
+		defer undo()
+		t.Run("float64/streaming", longRuns[float64])
+		t.Run("float32/streaming", longRuns[float32])
 	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
@@ -43,6 +50,21 @@ func longRuns[T float32 | float64](t *testing.T) {
 	b, bv := mkArray("b")
 	defer destroy(t, b)
 
+	// Into a third array (where the kernels may stream), then into an
+	// operand.
+	c, _ := mkArray("c")
+	defer destroy(t, c)
+	must(t, ga.Add(2, a, -3, b, c))
+	cv := make([]T, n)
+	for i := range cv {
+		cv[i] = 2*av[i] - 3*bv[i]
+	}
+	sameElems(t, "Add into a third array", getAll(t, c), cv)
+	must(t, ga.ElemMultiply(a, b, c))
+	for i := range cv {
+		cv[i] = av[i] * bv[i]
+	}
+	sameElems(t, "ElemMultiply into a third array", getAll(t, c), cv)
 	must(t, ga.Add(2, a, -3, b, a))
 	for i := range av {
 		av[i] = 2*av[i] - 3*bv[i]

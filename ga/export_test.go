@@ -11,3 +11,11 @@ func SimulateNodes(nodeOf func(rank, size int) int) (undo func()) {
 // NodeCopied reports whether a has a copy on this process's node, made
 // when it became read_only on several nodes.
 func NodeCopied[T Elem](a *Array[T]) bool { return a.nodeCopy != nil }
+
+// StreamKernels makes every element-wise kernel run that can write with
+// non-temporal stores do so, however short; the function it returns undoes
+// it. Init resets it.
+func StreamKernels() (undo func()) {
+	old := streamAbove.Swap(1)
+	return func() { streamAbove.Store(old) }
+}

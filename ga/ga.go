@@ -71,6 +71,7 @@ func initComm(op string, c *mpi.Comm, limit int) error {
 	}
 	proc.limit = limit
 	proc.used = 0
+	setStreamAbove(len(cl.procs[cl.node[cl.me]]))
 	return nil
 }
 
