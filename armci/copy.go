@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/goga-hpc/goga/cgo"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // bigCopy is the size from which copyBytes hands a copy to the C library's
@@ -30,16 +31,44 @@ func memcpy(dst, src []byte) {
 // kernel (about 3x Go's scalar loop here, against one crossing).
 const bigAcc = 1024
 
-// accKernel runs dst += scale·src in C when it is large enough and T is one of
-// the kernels' types, and reports whether it did.
+// asmAcc is the length from which float32 and float64 accumulates below
+// bigAcc run gonum's assembly kernels (its BLAS's axpy: SSE2 on amd64),
+// which need no cgo crossing: in one process on the AMD EPYC VM of
+// 2026-11-27 they took 13 ns for 64 float64 against 36 in Go's loop; below
+// 16 elements Go's loop wins. From bigAcc on the C kernel's AVX2 wins:
+// between two processes armcibench's accumulate of 4 KiB took 105 ns
+// through it and 136 through gonum's, of 256 KiB 4.7 µs against 5.7.
+const asmAcc = 16
+
+var blasAcc gonum.Implementation
+
+// accKernel runs dst += scale·src in assembly or C when it is large enough and
+// T is one of the kernels' types, and reports whether it did.
 func accKernel[T AccElem](dst, src []T, scale T) bool {
 	n := len(src)
-	if n*sizeOf[T]() < bigAcc {
+	if n < asmAcc {
 		return false
 	}
 	d, s := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0])
 	if nb := uintptr(n * sizeOf[T]()); uintptr(d) < uintptr(s)+nb && uintptr(s) < uintptr(d)+nb {
 		return false // the kernels assume no overlap
+	}
+	if n*sizeOf[T]() < bigAcc {
+		// The BLAS's axpy does nothing for alpha 0, where dst + 0·src is
+		// NaN at an infinite src: that case stays in Go.
+		switch a := any(scale).(type) {
+		case float64:
+			if a != 0 {
+				blasAcc.Daxpy(n, a, any(src).([]float64), 1, any(dst).([]float64), 1)
+				return true
+			}
+		case float32:
+			if a != 0 {
+				blasAcc.Saxpy(n, a, any(src).([]float32), 1, any(dst).([]float32), 1)
+				return true
+			}
+		}
+		return false
 	}
 	switch a := any(scale).(type) {
 	case float64:

@@ -217,18 +217,20 @@
 // for a block-cyclic block; LocalVec for a 1-D block), and patches read into
 // gonum matrices or written and accumulated from them, a matrix's stride
 // serving as the leading dimension (GetDense, GetIntoDense, PutDense,
-// AccDense and their CDense forms). goga itself calls no BLAS on local
-// blocks: its products and solves go to ScaLAPACK (OpenBLAS underneath,
-// through cgo/), and its element-wise operations are Go loops over each
+// AccDense and their CDense forms). goga's products and solves call
+// OpenBLAS through cgo/ (on one node straight on the blocks, elsewhere
+// through ScaLAPACK), and its element-wise operations are Go loops over each
 // process's runs, with long float runs handed to small vectorized C
 // kernels of goga's own (cgo/kernels.h: c = αa + βb, c = a·b, dot, norms,
-// argmax), one cgo crossing per run. Those beat GA C's loops (BENCHMARKS.md);
-// BLAS has no c = a·b, norm-and-maximum or argmax-with-first-index to offer,
-// and a BLAS call through gonum's blas64 would cost the same crossing (it
-// was not measured). So gonum's blas64 and cblas128 are not used inside ga;
-// a program that runs BLAS on its own blocks does it through gonum on
-// LocalDense's matrix, with gonum's own BLAS or, through blas64.Use, an
-// OpenBLAS-backed one (gonum.org/v1/netlib).
+// argmax), one cgo crossing per run; where one call's runs outgrow the
+// last-level cache, c = αa + βb and c = a·b write with non-temporal stores.
+// Those beat GA C's loops (BENCHMARKS.md); BLAS has no c = a·b,
+// norm-and-maximum or argmax-with-first-index to offer. Accumulates of
+// 16 elements to 1 KiB of float32 or float64 run gonum's own BLAS axpy
+// (assembly, no crossing: armci's copy.go). A program that runs BLAS on its
+// own blocks does it through gonum on LocalDense's matrix, with gonum's own
+// BLAS or, through blas64.Use, an OpenBLAS-backed one
+// (gonum.org/v1/netlib).
 //
 // # Seams
 //
