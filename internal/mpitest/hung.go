@@ -23,20 +23,69 @@ import (
 // and exit. The launcher itself is not signalled: it would die before
 // forwarding.
 func dumpRanks(launcher int, prog string) {
-	want, err := filepath.EvalSymlinks(prog)
-	if err != nil {
-		return
-	}
 	sent := 0
-	for _, pid := range descendants(launcher) {
-		exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
-		if err == nil && exe == want && syscall.Kill(pid, syscall.SIGQUIT) == nil {
+	for _, pid := range ranksOf(launcher, prog) {
+		if syscall.Kill(pid, syscall.SIGQUIT) == nil {
 			sent++
 		}
 	}
 	if sent > 0 {
 		time.Sleep(3 * time.Second)
 	}
+}
+
+// launcherGrace is how long the launcher may outlive the last rank of its
+// job before watchLauncher kills it.
+const launcherGrace = 10 * time.Second
+
+// watchLauncher kills the launcher's process group if the launcher outlives
+// every rank of its job (the processes below it that run prog) by grace,
+// and reports whether it did; it returns when stop closes.
+// Twice in CI, under load, a 3-rank job whose last rank had called
+// MPI_Abort ran into the test's one-minute limit without a rank left to
+// print its stacks (dumpRanks found none): Open MPI's mpirun had stayed
+// behind its ranks.
+func watchLauncher(launcher int, prog string, grace time.Duration, stop <-chan struct{}) bool {
+	tick := time.NewTicker(min(time.Second, grace/4))
+	defer tick.Stop()
+	seen := false
+	var gone time.Time // when the last rank was first found gone
+	for {
+		select {
+		case <-stop:
+			return false
+		case <-tick.C:
+		}
+		switch {
+		case len(ranksOf(launcher, prog)) > 0:
+			seen, gone = true, time.Time{}
+		case !seen:
+		case gone.IsZero():
+			gone = time.Now()
+		case time.Since(gone) >= grace:
+			syscall.Kill(-launcher, syscall.SIGKILL)
+			return true
+		}
+	}
+}
+
+// ranksOf lists the processes below the launcher that run prog and have not
+// ended (a zombie has no executable to read).
+func ranksOf(launcher int, prog string) []int {
+	want, err := filepath.EvalSymlinks(prog)
+	if err == nil {
+		want, err = filepath.Abs(want)
+	}
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, pid := range descendants(launcher) {
+		if exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe"); err == nil && exe == want {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // descendants lists the processes below pid, from /proc: the ranks of both

@@ -542,11 +542,20 @@ func Launch(s LaunchSpec) (Result, error) {
 	}
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err = cmd.Run()
+	if err = cmd.Start(); err != nil {
+		return Result{}, err
+	}
+	stop := make(chan struct{})
+	lingered := make(chan bool, 1)
+	go func() { lingered <- watchLauncher(cmd.Process.Pid, prog, launcherGrace, stop) }()
+	err = cmd.Wait()
+	close(stop)
 	res := Result{Output: out.String(), Elapsed: time.Since(start)}
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return res, fmt.Errorf("mpitest: job on %d ranks (%v) hung and was killed after %v", s.Ranks, s.Transport, s.Timeout)
+	case <-lingered:
+		return res, fmt.Errorf("mpitest: job on %d ranks (%v): the launcher was killed %v after its last rank had ended", s.Ranks, s.Transport, launcherGrace)
 	case err != nil:
 		return res, fmt.Errorf("mpitest: job on %d ranks (%v) failed: %v", s.Ranks, s.Transport, err)
 	}
