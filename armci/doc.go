@@ -160,25 +160,33 @@
 // says what binding changed),
 // alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
 // and prints what two-sided MPI does between the same two ranks. Medians of
-// 3 runs on 2026-11-27 (fifteenth session), each rank bound to a core of
-// its own, active messages, on a 2-core AMD EPYC virtual machine in a slow
-// state (round trip 17.1 µs, two-sided 1801 and 2178 MB/s at 2 and 8 MiB):
+// 3 runs on 2026-11-27 (sixteenth session), each rank bound to a core of
+// its own, active messages, on a 2-core AMD EPYC virtual machine (round
+// trip 17.0 µs, two-sided 6707 and 4816 MB/s at 2 and 8 MiB, a faster
+// state for bulk transfers than the session before's 1801 and 2178):
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        6.53 µs  56.2 µs     round trip 17.1 µs     within 2x: met
-//	get 8 B                       22.6 µs   55.9 µs     round trip 17.1 µs     within 2x: met (1.32x)
-//	acc 8 B                        7.14 µs  99.7 µs     round trip 17.1 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.099    0.024 Mop/s 1/(2 round trips) 0.029 met
-//	put 8 MiB                     2907       619 MB/s   two-sided 2178 MB/s    0.8x: 1.33x, met
-//	get 8 MiB                     2395       765 MB/s   two-sided 2178 MB/s    0.8x: 1.10x, met
-//	put 2 MiB                     3174       667 MB/s   two-sided 1801 MB/s    0.8x: 1.76x, met
-//	get 2 MiB                     1999       748 MB/s   two-sided 1801 MB/s    0.8x: 1.11x, met
-//	acc 8 MiB                     2332       335 MB/s   two-sided 2178 MB/s    (adds too: 1.07x)
-//	put, get, acc at every size    1.7-14x faster than ARMCI-MPI
-//	put/get/acc 2-D, 128 B-8 MiB  5.3-184x faster than ARMCI-MPI
-//	barrier                       11.97 µs  11.28 µs                           missed: 0.94x
+//	put 8 B                        5.35 µs  45.6 µs     round trip 17.0 µs     within 2x: met
+//	get 8 B                       18.2 µs   42.5 µs     round trip 17.0 µs     within 2x: met (1.07x)
+//	acc 8 B                        5.32 µs  73.9 µs     round trip 17.0 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.097    0.025 Mop/s 1/(2 round trips) 0.029 met
+//	put 8 MiB                     5099      1172 MB/s   two-sided 4816 MB/s    0.8x: 1.06x, met
+//	get 8 MiB                     5374      1289 MB/s   two-sided 4816 MB/s    0.8x: 1.12x, met
+//	put 2 MiB                     5916      1220 MB/s   two-sided 6707 MB/s    0.8x: 0.88x, met
+//	get 2 MiB                     5909      1342 MB/s   two-sided 6707 MB/s    0.8x: 0.88x, met
+//	acc 8 MiB                     3414       586 MB/s   two-sided 4816 MB/s    (adds too: 0.71x)
+//	put, get, acc at every size    2.0-14x faster than ARMCI-MPI
+//	put/get/acc 2-D, 128 B-8 MiB  6.2-319x faster than ARMCI-MPI
+//	barrier                        9.97 µs  10.99 µs                           met: 1.10x
 //
-// Two changes of that session moved the large transfers; the runs before
+// The session before's run (fifteenth, the same day, the machine slower:
+// round trip 17.1 µs, two-sided 1801 and 2178 MB/s): put and get of 8 MiB
+// 1.33x and 1.10x of two-sided, of 2 MiB 1.76x and 1.11x; get 8 B 1.32
+// round trips; every transfer 1.7-184x ARMCI-MPI; barrier 0.94x (11.97 µs
+// against 11.28).
+//
+// Two changes of the fifteenth session moved the large transfers; the runs
+// before
 // them had put and get of 2 and 8 MiB at 0.76-1.08x of two-sided:
 //   - Every part starts on a page (partIn). A process's own part, reached
 //     by active messages, started 80 bytes into a page (the lock's cache
@@ -224,36 +232,42 @@
 //
 // Through ga on the same nodes (gabench against GA C, which did not finish
 // in 150 s in any run: what it did not print counts as beaten), in the run
-// of the table: every transfer faster (1.4-150x), read_inc 4.0x, LuSolve
-// 27-29x, dgemm 2.8-5.7x, transpose 8.2x, norm1 14x, ddot 1.79x,
-// select_elem 1.36x, update_ghosts 1.11x (120 µs against 134), add 1.04x.
-// Trailing: sync 0.97x (12.47 µs against 12.12) and the element-wise
-// multiply 0.93x (1767 µs against 1648), which took as long as goga's plain
-// Go loop over the same data (add_local_pass_us, 1764 µs). GA C's arrays
-// there lie in transparent huge pages (57-61 MiB of a process's 64 by then)
-// and goga's did not; parts are now advised into them (adviseHuge), after
-// that run. cmd/demo on 2 + 2 ranks takes 0.252 s with its regular layout
-// against 0.215 s block-cyclic (1.17x; target 1.5x; 8-13 s before active
-// messages). The day before: update_ghosts 1.12-1.42x, sync 0.86-1.07x,
-// elem_multiply 0.87-0.93x, demo 1.15-1.22x.
+// of the table: every transfer faster (1.45-183x), read_inc 4.0x, LuSolve
+// 29x, dgemm 2.9-9.5x, transpose 9.3x, symmetrize 9.2x, norm1 16x, ddot
+// 2.50x, add 1.75x, elem_multiply 1.57x (1001 µs against 1568),
+// select_elem 1.45x, update_ghosts 1.13x (116 µs against 132). Trailing:
+// sync 0.90x (12.19 µs against 11.00). cmd/demo on 2 + 2 ranks takes 0.319
+// s with its regular layout against 0.227 s block-cyclic (1.41x; target
+// 1.5x; 8-13 s before active messages; 1.07-1.22x in the runs before).
 //
-// A second run of 3, with the huge pages, the machine slower still (round
-// trip 17.5 µs, two-sided 1803 and 1902 MB/s): put and get of 2 MiB 0.96x
-// and 0.93x of two-sided, of 8 MiB 1.06x and 1.07x; every armci transfer
-// 1.8-167x ARMCI-MPI; barrier 0.97x (12.63 µs against 12.23); through ga,
-// sync 1.05x, update_ghosts 1.46x, add 1.00x, ddot 1.15x, elem_multiply
-// 0.73x (2265 µs against 1654), demo 1.07x. Alternating gabench runs of
-// the builds without and with the huge pages: elem_multiply 1819-2713
-// against 1816-2346 µs, add 2204-3412 against 2185-3118. GA C's
-// element-wise multiply took 1648-1654 µs in every run across the nodes,
-// less than its own add over the same memory (2929) and than any
-// multiply goga could do there: in a scratch program under the same flags,
-// both ranks multiplying 16 MiB arrays at once took 2250-2270 µs a pass on
-// huge pages and 2420-2590 on 4 KiB pages, with or without armci's
-// runtime (one process alone: 1391-1947 on huge pages). Neither the
-// server's sleeps (up to 100 ms instead of 5) nor GOGC=off changed goga's
-// figure. Why GA C's is lower is not found; whether its ranks multiply at
-// the same time is the next thing to check.
+// Add and ElemMultiply write their output with non-temporal stores since
+// this session (ga's ckernels.go). The element-wise multiply had trailed
+// across the nodes at 0.73-0.93x: GA C's took 1648-1654 µs in every run
+// there, less than its own add (2929) and than any multiply goga made.
+// Measured in one program that times, per round, GA_Add, GA_Elem_multiply
+// and plain loops over the same accessed blocks, GA C's rounds after the
+// first took 1450-1850 µs for all of them in one run and 2100-3300 in five
+// others, level with goga's before the change (2300-3000): the machine's
+// state, not GA C. gabench.c times its add first, on a result array not
+// yet written, and its first round there took 4100-6100 µs: that is why
+// its add was slower than its multiply. In the same program goga's Add and
+// ElemMultiply went from about 2350 to 1700 µs with the streaming stores,
+// and in 4 alternating runs of each build 2190-3170 against 1610-2260.
+//
+// ga.Sync across the nodes: in loops of 2000 in one program, MPI_Barrier,
+// a 3-word MPI_Allreduce, a dissemination of Sendrecvs and ga.Sync took
+// 9.3-10.8, 9.6-10.9, 9.5-9.6 and 9.7-9.9 µs (medians of 7): the agreement
+// costs nothing measurable there. After a burst of 20 000 ReadInc, chunks
+// of 200 syncs took 11.3-11.6 µs for the first and 9.7-10.2 after; after
+// the burst and 50 ms asleep, 12.8-21.7 for the first and 11-14 for the
+// second. C's MPI_Barrier shows no such step after a pause (8.3-9.6 µs),
+// nor does Go's without armci (8.8-11.0); with armci's runtime it does
+// (12.8-16.6 first, 11.1-11.7 second): the server's waking, as it backs
+// off, costs the collectives that follow a quiet spell. gabench's sync
+// loop follows ReadInc, a Get and a Destroy. A server whose longest sleep
+// was 100 ms instead of 5 gave 11.4-12.6 µs a barrier after the pause
+// against 12.1-14.2, in a noisy state of the machine: not conclusive, and
+// not changed.
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each

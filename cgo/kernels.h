@@ -81,9 +81,11 @@
 // multiplying arrays of 16 MiB took 870-1060 µs a pass against 1400-1650 on
 // huge pages (1400-1540 against 1920-2050 on 4 KiB pages); with 4 MiB
 // arrays, 172-177 against 234-260; with 2 MiB arrays, where all six fit the
-// 32 MiB cache, they lost: 129-136 against 80-95. The loops are written with
-// AVX2 intrinsics (GCC has no portable non-temporal store): a CPU without
-// AVX2 runs the ordinary kernels instead (goga_streams).
+// 32 MiB cache, they lost: 129-136 against 80-95 (arrays of constants; on
+// random values, which set ga's threshold, see its streamAbove). The loops
+// are written with AVX2 intrinsics (GCC has no portable non-temporal
+// store): a CPU without AVX2 runs the ordinary kernels instead
+// (goga_streams).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
 

@@ -73,19 +73,28 @@ func multiply[T Elem](dst []T, src [][]T) {
 }
 
 // streamAbove is the bytes one run of a kernel must read and write, on this
-// process, for the kernel to write its output with non-temporal stores:
-// half the last-level cache shared among the processes of this node, which
-// all run a collective operation at once. Below it the output may stay in
-// the cache for the next operation to read; above it, it would be evicted
-// anyway, and reading it in before writing it (the ordinary stores) costs a
-// third more traffic (the measurements are in cgo/kernels.h). Set by Init;
-// 0, before Init or where the cache's size is unknown, means never.
+// process, for the kernel to write its output with non-temporal stores: the
+// last-level cache shared among the processes of this node, which all run a
+// collective operation at once. Below it the output may stay in the cache
+// for the next operation to read; above it, it would be evicted anyway, and
+// reading it in before writing it (the ordinary stores) costs a third more
+// traffic. On the AMD EPYC VM of 2026-11-27, two processes each computing
+// c = a·b on random values (medians of 18 timings of 10 passes each):
+// arrays of 4 MiB (12 MiB a process) 161 µs with ordinary stores, 156
+// streaming; of 8 MiB 652 and 540; of 16 MiB 1089 and 775. On constant
+// arrays, as gabench fills them, streaming won from 4 MiB and lost at 2
+// (cgo/kernels.h): this machine writes some data faster than other, and
+// the threshold is set by the random values. Fill was tried streaming too
+// and lost: two processes filling 16 MiB with 1.5 took 1170 µs against
+// 510-710 with ordinary AVX2 stores, and with zeros both took 350-390. Set
+// by Init; 0, before Init or where the cache's size is unknown, means
+// never.
 var streamAbove atomic.Int64
 
 // setStreamAbove sets streamAbove for procs processes on this node, from
 // the last-level cache the kernel reports for CPU 0.
 func setStreamAbove(procs int) {
-	streamAbove.Store(int64(lastLevelCache() / 2 / max(procs, 1)))
+	streamAbove.Store(int64(lastLevelCache() / max(procs, 1)))
 }
 
 // streams reports whether dst = f(x, y) should write dst with non-temporal

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestStreamAbove checks the rule for non-temporal stores: half the
-// last-level cache shared by the node's processes, counted over the three
+// TestStreamAbove checks the rule for non-temporal stores: the last-level
+// cache shared by the node's processes, counted over the three
 // runs of one kernel call, never where the output is an operand, never
 // before Init or without a cache size; and sysfs's size format.
 func TestStreamAbove(t *testing.T) {
@@ -39,8 +39,8 @@ func TestStreamAbove(t *testing.T) {
 	}
 	setStreamAbove(2)
 	above := int(streamAbove.Load())
-	if above != llc/4 {
-		t.Fatalf("streamAbove = %d for 2 processes and a %d-byte cache, want %d", above, llc, llc/4)
+	if above != llc/2 {
+		t.Fatalf("streamAbove = %d for 2 processes and a %d-byte cache, want %d", above, llc, llc/2)
 	}
 	n := (above + 23) / 24 // the fewest float64 whose three runs reach it
 	if !streams(c[:n], x, y) || streams(c[:n-1], x, y) {

@@ -144,3 +144,44 @@ func longRuns[T float32 | float64](t *testing.T) {
 	}
 	must(t, ga.Sync())
 }
+
+// TestFillZero: Fill and Zero on every element type, with values whose
+// bits matter (-0 keeps its sign, NaN its payload). (Filling with
+// non-temporal stores was tried, see ckernels.go: it lost.)
+func TestFillZero(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		fillZero(t, float64(math.Copysign(0, -1)), math.Float64bits)
+		fillZero(t, float32(math.Copysign(0, -1)), math.Float32bits)
+		fillZero(t, math.Float64frombits(0x7ff8000000000123), math.Float64bits)
+		fillZero(t, int32(-7), func(v int32) int32 { return v })
+		fillZero(t, int64(1)<<40+3, func(v int64) int64 { return v })
+		fillZero(t, complex64(complex(-1.5, 2)), func(v complex64) complex64 { return v })
+		fillZero(t, complex(math.Copysign(0, -1), 0), func(v complex128) [2]uint64 {
+			return [2]uint64{math.Float64bits(real(v)), math.Float64bits(imag(v))}
+		})
+	}, mpitest.Transports(mpitest.SharedMemory))
+}
+
+// fillZero fills a 37 × 53 array with v and then zeroes it, comparing
+// every element's bits (through bits) with v's and then with zero's.
+func fillZero[T ga.Elem, B comparable](t *testing.T, v T, bits func(T) B) {
+	a, err := ga.Create[T]("fill", []int{37, 53}, nil)
+	must(t, err)
+	defer destroy(t, a)
+	var zero T
+	for _, c := range []struct {
+		op   func() error
+		want T
+	}{{func() error { return a.Fill(v) }, v}, {a.Zero, zero}} {
+		must(t, c.op())
+		for i, got := range getAll(t, a) {
+			if bits(got) != bits(c.want) {
+				t.Errorf("%T: element %d is %v, want %v", v, i, got, c.want)
+				break
+			}
+		}
+		must(t, ga.Sync())
+	}
+}

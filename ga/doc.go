@@ -538,22 +538,22 @@
 // the same loop, buffer and count, and its fetch-and-add (armci_*), a plain
 // 8 MiB copy within one process (put_memcpy_limit_MBps), and the linked
 // BLAS's dgemm alone in one process with a thread per rank
-// (dgemm_limit_GFlops, in a child process after the job). Nine runs of
-// 2026-11-26 (fourteenth session), 2 ranks on a 2-core AMD EPYC virtual
+// (dgemm_limit_GFlops, in a child process after the job). Seven runs of
+// 2026-11-27 (sixteenth session), 2 ranks on a 2-core AMD EPYC virtual
 // machine, ratios taken within each run (a run where one of the pair met a
-// noisy moment gives the extremes):
+// noisy moment gives the extremes), and the nine of the day before:
 //
-//	                         ga against armci or the limit, per run     before (Xeon VM)
-//	put 8 B                  1.24-1.93x slower (median 1.47)            1.95-2.19x
-//	get 8 B                  1.15-1.73x slower (median 1.48)            1.79-2.27x
-//	acc 8 B                  0.56-1.47x slower (median 1.25)            1.29-1.34x
-//	ReadInc / fetch-and-add  0.61-0.94x (median 0.90)                   0.50-0.91x (0.81)
-//	put 8 MiB / memcpy       0.99-1.18x (median 1.05)                   0.83-0.86x
-//	Gemm n = 1000 / dgemm    0.87-0.97x (median 0.96)                   0.73-0.82x
-//	Gemm n = 2000 / dgemm    0.96-0.99x (median 0.98)                   0.86-0.88x
+//	                         ga against armci or the limit, per run     2026-11-26
+//	put 8 B                  0.93-1.50x slower (median 1.33)            1.24-1.93x (1.47)
+//	get 8 B                  0.82-1.69x slower (median 1.23)            1.15-1.73x (1.48)
+//	acc 8 B                  0.81-1.32x slower (median 1.11)            0.56-1.47x (1.25)
+//	ReadInc / fetch-and-add  0.62-0.97x (median 0.89)                   0.61-0.94x (0.90)
+//	put 8 MiB / memcpy       1.00-1.26x (median 1.07)                   0.99-1.18x (1.05)
+//	Gemm n = 1000 / dgemm    0.89-0.98x (median 0.95)                   0.87-0.97x (0.96)
+//	Gemm n = 2000 / dgemm    0.95-0.99x (median 0.97)                   0.96-0.99x (0.98)
 //
-// The set of the session before, of the same code on these paths but for
-// the 8 MiB put, whose first repetitions then took a write fault per page
+// The set of the session before that, of the same code on these paths but
+// for the 8 MiB put, whose first repetitions then took a write fault per page
 // of the target (armci's pages.go): put 1.17x, get 1.25x, acc 1.04x,
 // ReadInc 0.78x, memcpy 0.81x, Gemm 0.92x and 0.96x (medians); the one
 // before that: 1.24x, 1.35x, 1.14x, 0.86x, 0.81x, 0.89x and 0.96x. The
