@@ -1,10 +1,10 @@
 package armci
 
 import (
-	"fmt"
 	"math"
-	"slices"
 	"testing"
+
+	"github.com/goga-hpc/goga/internal/acctest"
 )
 
 // TestAccumulate checks accumulate against Go's loop for every element type
@@ -30,24 +30,5 @@ func TestAccumulate(t *testing.T) {
 }
 
 func testAccumulate[T AccElem](t *testing.T, val func(int) T, scale T) {
-	var z T
-	for _, n := range []int{1, 15, 16, 17, 64, 127, 128, 129, 200, 1000} {
-		for _, a := range []T{1, scale, 0} {
-			dst, src := make([]T, n+3), make([]T, n)
-			for i := range dst {
-				dst[i] = val(3*i + 1)
-			}
-			for i := range src {
-				src[i] = val(i)
-			}
-			want := slices.Clone(dst)
-			for i, v := range src {
-				want[i] += a * v
-			}
-			accumulate(dst, src, a)
-			if !slices.Equal(dst, want) {
-				t.Errorf("%s: got %v, want %v", fmt.Sprintf("%T/n=%d/scale=%v", z, n, a), dst, want)
-			}
-		}
-	}
+	acctest.Check(t, accumulate[T], val, []int{1, 15, 16, 17, 64, 127, 128, 129, 200, 1000}, []T{1, scale, 0})
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/goga-hpc/goga/internal/acctest"
 )
 
 // TestAcc checks each accumulate kernel against the same loop in Go, with
@@ -21,39 +23,23 @@ func TestAcc(t *testing.T) {
 }
 
 func testAcc[T int32 | int64 | float32 | float64 | complex64 | complex128](t *testing.T, k func(d, s unsafe.Pointer, n int, a T), val func(int) T, scale T) {
-	var z T
-	for _, n := range []int{1, 3, 8, 17, 64, 255, 1000} {
-		for _, a := range []T{1, scale} {
-			name := fmt.Sprintf("%T/n=%d/a=%v", z, n, a)
-			dst, src := make([]T, n+4), make([]T, n)
-			for i := range dst {
-				dst[i] = val(3*i + 1)
-			}
-			for i := range src {
-				src[i] = val(i)
-			}
-			want := slices.Clone(dst)
-			for i, v := range src {
-				want[i] += a * v
-			}
-			k(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), n, a)
-			if !slices.Equal(dst, want) {
-				t.Errorf("%s: got %v, want %v", name, dst, want)
-			}
-			// A source on the stack.
-			var small [8]T
-			for i := range small {
-				small[i] = val(i + 2)
-			}
-			m := min(n, len(small))
-			before := slices.Clone(dst)
-			k(unsafe.Pointer(&dst[0]), unsafe.Pointer(&small[0]), m, a)
-			for i := range m {
-				before[i] += a * small[i]
-			}
-			if !slices.Equal(dst, before) {
-				t.Errorf("%s from the stack: got %v, want %v", name, dst, before)
-			}
+	ns := []int{1, 3, 8, 17, 64, 255, 1000}
+	acctest.Check(t, func(dst, src []T, a T) { k(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), len(src), a) }, val, ns, []T{1, scale})
+	// A source on the stack.
+	for _, n := range ns {
+		dst := make([]T, n)
+		var small [8]T
+		for i := range small {
+			small[i] = val(i + 2)
+		}
+		m := min(n, len(small))
+		want := slices.Clone(dst)
+		for i := range m {
+			want[i] += scale * small[i]
+		}
+		k(unsafe.Pointer(&dst[0]), unsafe.Pointer(&small[0]), m, scale)
+		if !slices.Equal(dst, want) {
+			t.Errorf("%T/n=%d from the stack: got %v, want %v", scale, n, dst, want)
 		}
 	}
 }
