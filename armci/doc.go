@@ -257,17 +257,24 @@
 // ga.Sync across the nodes: in loops of 2000 in one program, MPI_Barrier,
 // a 3-word MPI_Allreduce, a dissemination of Sendrecvs and ga.Sync took
 // 9.3-10.8, 9.6-10.9, 9.5-9.6 and 9.7-9.9 µs (medians of 7): the agreement
-// costs nothing measurable there. After a burst of 20 000 ReadInc, chunks
-// of 200 syncs took 11.3-11.6 µs for the first and 9.7-10.2 after; after
-// the burst and 50 ms asleep, 12.8-21.7 for the first and 11-14 for the
-// second. C's MPI_Barrier shows no such step after a pause (8.3-9.6 µs),
-// nor does Go's without armci (8.8-11.0); with armci's runtime it does
-// (12.8-16.6 first, 11.1-11.7 second): the server's waking, as it backs
-// off, costs the collectives that follow a quiet spell. gabench's sync
-// loop follows ReadInc, a Get and a Destroy. A server whose longest sleep
-// was 100 ms instead of 5 gave 11.4-12.6 µs a barrier after the pause
-// against 12.1-14.2, in a noisy state of the machine: not conclusive, and
-// not changed.
+// costs nothing measurable there. After a burst of 20 000 ReadInc, as in
+// gabench, chunks of 200 syncs took 11.3-12.4 µs a sync for the first and
+// 9.7-10.4 after; after the burst and 50 ms asleep, 12.8-21.7 for the
+// first and 11-14 for the second. C's MPI_Barrier shows no such step after
+// a pause (8.3-9.6 µs), nor does Go's without armci (8.8-11.0); with
+// armci's runtime it does (12.8-16.6 first, 11.1-11.7 second). What the
+// server did then, logged with timestamps: it woke every 5.1-5.2 ms, and
+// each idle poll (MPI_Iprobe) took 12-48 µs, with the program asleep or
+// not (from a C thread: 7.5 µs every 5 ms with the main thread asleep, 21
+// with it in barriers, 1.3 in a tight loop); chunks of 200 barriers in
+// which it polled once took about 0.4 µs a barrier longer; but the slow
+// chunks after a pause held no poll at all. A server that did not poll
+// while this process was in armci's blocking collective (for 50 µs from
+// its start, sleeping as its idle time said instead) changed nothing: the
+// first chunk after a burst took 11.6-13.9 µs a sync against 11.7-12.4,
+// later ones 9.8-10.5 against 9.5-11.5, the loops 9.92-9.95 against
+// 9.79-9.82. Not kept; what slows the first milliseconds after a burst or a
+// quiet spell is not found.
 //
 // Tried, and not kept: a server blocked in MPI_Probe (it took a core for
 // good); a server locked to its thread that reschedules itself (each
