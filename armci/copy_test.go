@@ -2,6 +2,7 @@ package armci
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/goga-hpc/goga/internal/acctest"
@@ -31,4 +32,47 @@ func TestAccumulate(t *testing.T) {
 
 func testAccumulate[T AccElem](t *testing.T, val func(int) T, scale T) {
 	acctest.Check(t, accumulate[T], val, []int{1, 15, 16, 17, 64, 127, 128, 129, 200, 1000}, []T{1, scale, 0})
+}
+
+// TestCopyStreaming: copies from streamCopyFrom bytes on go through the
+// streaming kernel, from every alignment of the destination within a
+// vector and with tails, and write nothing outside it; and sysfs's cache
+// size, which sets the threshold, is read and parsed.
+func TestCopyStreaming(t *testing.T) {
+	for in, want := range map[string]int{"32768K": 32 << 20, "1M": 1 << 20, "512": 512} {
+		if got, ok := cacheBytes(in); !ok || got != want {
+			t.Errorf("cacheBytes(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "K", "x12K", "-4K"} {
+		if got, ok := cacheBytes(in); ok {
+			t.Errorf("cacheBytes(%q) = %d, want no size", in, got)
+		}
+	}
+	if dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*"); len(dirs) > 0 && LastLevelCache() <= 0 {
+		t.Errorf("LastLevelCache() = %d with %d cache entries in sysfs", LastLevelCache(), len(dirs))
+	}
+
+	old := streamCopyFrom
+	defer func() { streamCopyFrom = old }()
+	streamCopyFrom = func() int { return bigCopy }
+	src := make([]byte, bigCopy+300)
+	for i := range src {
+		src[i] = byte(i*7 + 3)
+	}
+	for _, n := range []int{bigCopy, bigCopy + 1, bigCopy + 127, bigCopy + 200} {
+		for shift := range 33 {
+			buf := make([]byte, n+shift+40)
+			copyBytes(buf[shift:shift+n], src[3:3+n])
+			for i, b := range buf {
+				want := byte(0)
+				if i >= shift && i < shift+n {
+					want = src[3+i-shift]
+				}
+				if b != want {
+					t.Fatalf("n=%d shift=%d: byte %d is %d, want %d", n, shift, i, b, want)
+				}
+			}
+		}
+	}
 }

@@ -32,6 +32,8 @@ package cgo
 #cgo nocallback goga_mul_nt_float32
 #cgo noescape goga_mul_nt_float64
 #cgo nocallback goga_mul_nt_float64
+#cgo noescape goga_copy_nt
+#cgo nocallback goga_copy_nt
 #cgo noescape goga_dot_float32
 #cgo nocallback goga_dot_float32
 #cgo noescape goga_dot_float64
@@ -147,6 +149,14 @@ func MulFloat64(c, a, b unsafe.Pointer, n int, stream bool) {
 		return
 	}
 	C.goga_mul_float64(c, a, b, C.long(n))
+}
+
+// CopyStream copies n bytes from src to dst, which must not overlap, with
+// non-temporal stores (memcpy on a CPU without them, Streams false): for
+// copies whose source and destination together outgrow the last-level
+// cache. Like the accumulates, it takes its buffers as integers.
+func CopyStream(dst, src unsafe.Pointer, n int) {
+	acc(dst, src, func(d, s C.uintptr_t) { C.goga_copy_nt(d, s, C.long(n)) })
 }
 
 // DotFloat32 is the sum of a*b over float32, in eight partial sums.

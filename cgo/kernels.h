@@ -16,6 +16,7 @@
 #define GOGA_KERNELS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define GOGA_CLONES __attribute__((target_clones("avx2", "default")))
@@ -116,8 +117,33 @@ static int goga_streams(void) { return __builtin_cpu_supports("avx2"); }
 
 GOGA_STREAMING(float64, double, __m256d, 4, 32, _mm256_loadu_pd, _mm256_mul_pd, _mm256_add_pd, _mm256_set1_pd, _mm256_stream_pd)
 GOGA_STREAMING(float32, float, __m256, 8, 32, _mm256_loadu_ps, _mm256_mul_ps, _mm256_add_ps, _mm256_set1_ps, _mm256_stream_ps)
+
+// memcpy with non-temporal stores, for copies whose source and destination
+// together outgrow the last-level cache (armci's copy.go): 128 bytes a step
+// between a head that aligns dst and a tail, each copied by memcpy.
+__attribute__((target("avx2"))) static void goga_copy_nt(uintptr_t dst, uintptr_t src, long n) {
+	char *d = (char *)dst;
+	const char *s = (const char *)src;
+	long head = (32 - (long)(dst & 31)) & 31;
+	if (head > n) head = n;
+	memcpy(d, s, head);
+	long i = head;
+	for (; i + 128 <= n; i += 128) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + 32));
+		__m256i c = _mm256_loadu_si256((const __m256i *)(s + i + 64));
+		__m256i e = _mm256_loadu_si256((const __m256i *)(s + i + 96));
+		_mm256_stream_si256((__m256i *)(d + i), a);
+		_mm256_stream_si256((__m256i *)(d + i + 32), b);
+		_mm256_stream_si256((__m256i *)(d + i + 64), c);
+		_mm256_stream_si256((__m256i *)(d + i + 96), e);
+	}
+	memcpy(d + i, s + i, n - i);
+	_mm_sfence();
+}
 #else
 static int goga_streams(void) { return 0; }
+static void goga_copy_nt(uintptr_t dst, uintptr_t src, long n) { memcpy((void *)dst, (const void *)src, n); }
 #define GOGA_STREAMING_NONE(suffix, T)                                                         \
 	static void goga_axpby_nt_##suffix(void *c, const void *a, const void *b, long n, T alpha, T beta) { goga_axpby_##suffix(c, a, b, n, alpha, beta); } \
 	static void goga_mul_nt_##suffix(void *c, const void *a, const void *b, long n) { goga_mul_##suffix(c, a, b, n); }

@@ -1,13 +1,10 @@
 package ga
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/cgo"
 )
 
@@ -92,9 +89,9 @@ func multiply[T Elem](dst []T, src [][]T) {
 var streamAbove atomic.Int64
 
 // setStreamAbove sets streamAbove for procs processes on this node, from
-// the last-level cache the kernel reports for CPU 0.
+// the last-level cache (armci.LastLevelCache).
 func setStreamAbove(procs int) {
-	streamAbove.Store(int64(lastLevelCache() / max(procs, 1)))
+	streamAbove.Store(int64(armci.LastLevelCache() / max(procs, 1)))
 }
 
 // streams reports whether dst = f(x, y) should write dst with non-temporal
@@ -104,40 +101,6 @@ func streams[T any](dst, x, y []T) bool {
 	above := streamAbove.Load()
 	return above > 0 && ptr(dst) != ptr(x) && ptr(dst) != ptr(y) &&
 		int64(3*len(dst))*int64(unsafe.Sizeof(dst[0])) >= above
-}
-
-// lastLevelCache returns the size in bytes of CPU 0's largest cache level
-// (Linux's sysfs), or 0 if it cannot tell. The CPU's own report (cpuid,
-// which glibc reads) can be wrong in a VM: it gave 320 MiB for a 32 MiB L3
-// on the AMD EPYC VM of 2026-11-27, where sysfs gave 32 MiB.
-func lastLevelCache() int {
-	best, size := 0, 0
-	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
-	for _, d := range dirs {
-		level, err1 := os.ReadFile(filepath.Join(d, "level"))
-		text, err2 := os.ReadFile(filepath.Join(d, "size"))
-		l, err3 := strconv.Atoi(strings.TrimSpace(string(level)))
-		if err1 != nil || err2 != nil || err3 != nil || l < best {
-			continue
-		}
-		if n, ok := cacheBytes(strings.TrimSpace(string(text))); ok {
-			best, size = l, n
-		}
-	}
-	return size
-}
-
-// cacheBytes parses sysfs's cache size, as "32768K".
-func cacheBytes(s string) (int, bool) {
-	unit := 1
-	switch {
-	case strings.HasSuffix(s, "K"):
-		unit, s = 1<<10, s[:len(s)-1]
-	case strings.HasSuffix(s, "M"):
-		unit, s = 1<<20, s[:len(s)-1]
-	}
-	n, err := strconv.Atoi(s)
-	return n * unit, err == nil && n > 0
 }
 
 // dot returns the sum of x·y.
