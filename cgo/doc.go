@@ -1,7 +1,8 @@
 // Package cgo is goga's internal binding layer, the one library package that
 // imports "C": raw bindings to MPI, BLACS, ScaLAPACK and the BLAS's xGEMM
-// (blas.go), the small C shims they need, and the vectorized accumulate
-// kernels. It is not an API: its
+// (blas.go), the small C shims they need, and the vectorized kernels of
+// accumulate, element-wise operations and streaming copies (kernels.h). It
+// is not an API: its
 // calls check nothing and may change with any release; packages mpi, blacs,
 // scalapack and armci wrap them in checked, idiomatic ones. The rules this
 // package keeps:
