@@ -66,10 +66,11 @@ import (
 // check that Go memory passed to C holds no Go pointers looks the buffer's
 // object up in the heap, and cost 20 ns of a 4 KiB accumulate's 140. The
 // elements are numbers, so it cannot fail; the buffers stay alive through
-// the call (acc), and a goroutine's stack does not move while it is in C.
+// the call (asIntegers), and a goroutine's stack does not move while it is in C.
 
-// acc calls k on dst and src and keeps both alive until it returns.
-func acc(dst, src unsafe.Pointer, k func(d, s C.uintptr_t)) {
+// asIntegers calls k with dst and src as integers and keeps both alive until
+// it returns.
+func asIntegers(dst, src unsafe.Pointer, k func(d, s C.uintptr_t)) {
 	k(C.uintptr_t(uintptr(dst)), C.uintptr_t(uintptr(src)))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
@@ -77,32 +78,32 @@ func acc(dst, src unsafe.Pointer, k func(d, s C.uintptr_t)) {
 
 // AccInt32 is dst += a*src over int32.
 func AccInt32(dst, src unsafe.Pointer, n int, a int32) {
-	acc(dst, src, func(d, s C.uintptr_t) { C.goga_acc_int32(d, s, C.long(n), C.int32_t(a)) })
+	asIntegers(dst, src, func(d, s C.uintptr_t) { C.goga_acc_int32(d, s, C.long(n), C.int32_t(a)) })
 }
 
 // AccInt64 is dst += a*src over int64.
 func AccInt64(dst, src unsafe.Pointer, n int, a int64) {
-	acc(dst, src, func(d, s C.uintptr_t) { C.goga_acc_int64(d, s, C.long(n), C.int64_t(a)) })
+	asIntegers(dst, src, func(d, s C.uintptr_t) { C.goga_acc_int64(d, s, C.long(n), C.int64_t(a)) })
 }
 
 // AccFloat32 is dst += a*src over float32.
 func AccFloat32(dst, src unsafe.Pointer, n int, a float32) {
-	acc(dst, src, func(d, s C.uintptr_t) { C.goga_acc_float32(d, s, C.long(n), C.float(a)) })
+	asIntegers(dst, src, func(d, s C.uintptr_t) { C.goga_acc_float32(d, s, C.long(n), C.float(a)) })
 }
 
 // AccFloat64 is dst += a*src over float64.
 func AccFloat64(dst, src unsafe.Pointer, n int, a float64) {
-	acc(dst, src, func(d, s C.uintptr_t) { C.goga_acc_float64(d, s, C.long(n), C.double(a)) })
+	asIntegers(dst, src, func(d, s C.uintptr_t) { C.goga_acc_float64(d, s, C.long(n), C.double(a)) })
 }
 
 // AccComplex64 is dst += a*src over complex64.
 func AccComplex64(dst, src unsafe.Pointer, n int, a complex64) {
-	acc(dst, src, func(d, s C.uintptr_t) { C.goga_acc_complex64(d, s, C.long(n), C.float(real(a)), C.float(imag(a))) })
+	asIntegers(dst, src, func(d, s C.uintptr_t) { C.goga_acc_complex64(d, s, C.long(n), C.float(real(a)), C.float(imag(a))) })
 }
 
 // AccComplex128 is dst += a*src over complex128.
 func AccComplex128(dst, src unsafe.Pointer, n int, a complex128) {
-	acc(dst, src, func(d, s C.uintptr_t) { C.goga_acc_complex128(d, s, C.long(n), C.double(real(a)), C.double(imag(a))) })
+	asIntegers(dst, src, func(d, s C.uintptr_t) { C.goga_acc_complex128(d, s, C.long(n), C.double(real(a)), C.double(imag(a))) })
 }
 
 // Element-wise kernels on n elements: c = alpha*a + beta*b, c = a*b, and
@@ -156,7 +157,7 @@ func MulFloat64(c, a, b unsafe.Pointer, n int, stream bool) {
 // copies whose source and destination together outgrow the last-level
 // cache. Like the accumulates, it takes its buffers as integers.
 func CopyStream(dst, src unsafe.Pointer, n int) {
-	acc(dst, src, func(d, s C.uintptr_t) { C.goga_copy_nt(d, s, C.long(n)) })
+	asIntegers(dst, src, func(d, s C.uintptr_t) { C.goga_copy_nt(d, s, C.long(n)) })
 }
 
 // DotFloat32 is the sum of a*b over float32, in eight partial sums.
