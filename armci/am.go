@@ -45,6 +45,8 @@ const (
 	amRmw
 	amFence
 	amStop
+	amLock
+	amUnlock
 )
 
 // Read-modify-write kinds.
@@ -97,6 +99,10 @@ type amServer struct {
 	// served is when a request was last served, by any thread (Unix ns):
 	// the server's idle time, which paces its polls, counts from it.
 	served atomic.Int64
+
+	// hosted are the mutexes this process hosts, while a set exists whose
+	// lock and unlock are requests (mutex_am.go).
+	hosted atomic.Pointer[amHosted]
 
 	done chan struct{}
 }
@@ -331,6 +337,10 @@ func (a *amServer) wait(reqs ...*mpi.Request) error {
 
 // handle applies one request from src.
 func (a *amServer) handle(src int, h []int64, payload []byte) {
+	if h[hOp] == amLock || h[hOp] == amUnlock {
+		a.mutexRequest(src, h)
+		return
+	}
 	p := a.part(h[hID])
 	n := int(h[hBytes])
 	if h[hFlags]&flagFollows != 0 {
@@ -389,8 +399,10 @@ func (a *amServer) reply(src int, h []int64, p amPart) {
 // while another of the process's threads was blocked there too (the
 // program's, in a barrier) stalled for a scheduler tick, 4 ms, in some
 // transfers of 128 KiB to 2 MiB.
-func (a *amServer) send(b []byte, dest, tag int) {
-	if r, err := mpi.Isend(a.comm, b, dest, tag); err == nil {
+func (a *amServer) send(b []byte, dest, tag int) { a.sendOn(a.comm, b, dest, tag) }
+
+func (a *amServer) sendOn(c *mpi.Comm, b []byte, dest, tag int) {
+	if r, err := mpi.Isend(c, b, dest, tag); err == nil {
 		a.await(r)
 	}
 }

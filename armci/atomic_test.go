@@ -19,6 +19,7 @@ func TestAtomicity(t *testing.T) {
 		t.Run("Tickets", func(t *testing.T) { eachMode(t, testTickets) })
 		t.Run("SwapCAS", func(t *testing.T) { eachMode(t, testSwapCAS) })
 		t.Run("Mutexes", func(t *testing.T) { eachMode(t, testMutexes) })
+		t.Run("MutexSets", func(t *testing.T) { eachMode(t, testMutexSets) })
 		t.Run("Goroutines", func(t *testing.T) { eachMode(t, goroutines(4, reps().threaded)) })
 		t.Run("FenceGoroutines", func(t *testing.T) { eachMode(t, testFenceGoroutines) })
 	}, bothTransports)
@@ -317,6 +318,39 @@ func testMutexes(t *testing.T, rt *armci.Runtime) {
 		t.Errorf("occupancy counts %v at the end, want zeros", got[me+1:])
 	}
 	must(t, rt.DestroyMutexes())
+	must(t, s.Free())
+}
+
+// testMutexSets makes and destroys a set of mutexes again and again, every
+// rank taking each host's mutex once per set and destroying the set right
+// after its last unlock: an unlock still on its way to its host when the next
+// set is made must not release that set's mutex (an occupancy count checked
+// inside each critical section must never see two holders).
+func testMutexSets(t *testing.T, rt *armci.Runtime) {
+	me, n := rt.Rank(), rt.Size()
+	s := malloc(t, rt, 8)
+	clear(s.Local())
+	must(t, rt.Barrier())
+	for set := range 30 {
+		must(t, rt.CreateMutexes(1))
+		for i := range n {
+			h := (me + i + set) % n
+			must(t, rt.Lock(0, h))
+			occ, err := armci.FetchAdd(s, h, 0, int64(1))
+			must(t, err)
+			if occ != 0 {
+				t.Errorf("set %d, mutex on rank %d: %d other holders inside", set, h, occ)
+			}
+			_, err = armci.FetchAdd(s, h, 0, int64(-1))
+			must(t, err)
+			must(t, rt.Unlock(0, h))
+		}
+		must(t, rt.DestroyMutexes())
+	}
+	must(t, rt.Barrier())
+	if got := viewAs[int64](s.Local())[0]; got != 0 {
+		t.Errorf("occupancy count %d at the end, want 0", got)
+	}
 	must(t, s.Free())
 }
 

@@ -35,9 +35,13 @@
 //   - FetchAdd, Swap and CompareSwap on int32 and int64 are atomic with respect
 //     to each other (not to puts or accumulates on the same element, as in ARMCI).
 //   - Mutexes: CreateMutexes, Lock, Unlock, DestroyMutexes; waiters queue and are
-//     served in rank order after the holder. A process holds a mutex as a
-//     whole: its goroutines queue for it like for a sync.Mutex, and any of
-//     them may unlock it.
+//     served in turn. A process holds a mutex as a whole: its goroutines
+//     queue for it like for a sync.Mutex, and any of them may unlock it.
+//     Where the other nodes are reached by active messages, the host's
+//     server keeps each mutex's holder and waiters (first come, first
+//     served; a lock is one round trip, an unlock one message); elsewhere
+//     they live in an RMA window, with ARMCI-MPI's algorithm (waiters served
+//     in rank order after the holder).
 //   - Direct (DirectTo) is a part this process maps, resolved once, for a
 //     caller that keeps its own bounds: its Put, Get, Acc and DirectFetchAdd
 //     skip the segment's checks and transport dispatch (ga's single-block
@@ -120,12 +124,13 @@
 // atomic only against other MPI accumulates).
 //
 // Transports that need the target's help to complete RMA (Open MPI's osc ucx
-// over TCP) would stall while the target computes, so where any part is
-// reached over MPI RMA the runtime runs a goroutine that enters MPI every
-// 200 µs. The active-message server polls MPI: without pause for 200 µs
-// after its last request, then sleeping between polls, up to 1 ms (parked
-// in Go's scheduler from 200 µs on), so that an idle server does not take
-// a core from the computation beside it. While the server or the progress
+// over TCP) would stall while the target computes, so where any part, or the
+// mutexes, are reached over MPI RMA off a single node's shared memory, the
+// runtime runs a goroutine that enters MPI every 200 µs. The active-message
+// server polls MPI: without pause for 200 µs after its last request, then
+// sleeping between polls a growing share of its idle time, up to 5 ms
+// (parked in Go's scheduler from 200 µs on), so that an idle server does
+// not take a core from the computation beside it. While the server or the progress
 // goroutine runs, GOMAXPROCS is at least 2, even in a process bound to
 // one core (procs.go): with one P, the program's goroutine inside a
 // blocking MPI call would keep the server from running.
@@ -253,6 +258,21 @@
 // its add was slower than its multiply. In the same program goga's Add and
 // ElemMultiply went from about 2350 to 1700 µs with the streaming stores,
 // and in 4 alternating runs of each build 2190-3170 against 1610-2260.
+//
+// GA's mutexes across the nodes (make bench-2node: gabench -mutexes against
+// scripts/gamutexbench.c over GA C; 3 alternating runs on 2026-11-27,
+// seventeenth session): ga.Lock and ga.Unlock of a mutex on the other node
+// 34.2 µs against 96.9 (2.83x), a counter updated under it by both ranks
+// (lock, get, put, unlock) 100 µs an update against 380 (3.80x). They had
+// stayed in an RMA window on every path, and took 1015-1294 and 3480-4240
+// µs there (0.09x and 0.10x GA C's): each lock and unlock was an exclusive
+// epoch of osc ucx over TCP, served by the host's 200 µs progress
+// goroutine. On 2 + 2 ranks: 49-55 µs against 146-150, and 333-411 against
+// 1170-1210. With the mutexes served by active messages, that goroutine no
+// longer runs where the other nodes are reached that way: an idle process
+// with mutexes used 5.1-5.3% of a core (GA C's none), and now 2.8-3.0%,
+// the server's own polls. On one node (2 ranks, shared memory, the RMA
+// window of osc sm): 1.92 µs against 7.20, and 4.23 against 8.87.
 //
 // ga.Sync across the nodes: in loops of 2000 in one program, MPI_Barrier,
 // a 3-word MPI_Allreduce, a dissemination of Sendrecvs and ga.Sync took

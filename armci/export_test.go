@@ -25,3 +25,10 @@ func PartAddr(s *Segment, rank int) uintptr {
 	}
 	return uintptr(unsafe.Pointer(unsafe.SliceData(s.parts[rank])))
 }
+
+// Progressing reports whether the runtime's progress goroutine runs.
+func Progressing(rt *Runtime) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.progressStop != nil
+}

@@ -9,30 +9,18 @@ import (
 // Mutexes are ARMCI's distributed mutexes (ARMCI_Create_mutexes): each rank
 // hosts its own number of them, and any rank can lock mutex m on rank r.
 //
-// They follow the queueing algorithm of ARMCI-MPI (Latham, Ross and Thakur):
-// the host keeps, per mutex, one byte per rank saying who wants it. Locking sets
-// my byte and reads the others in one exclusive RMA epoch; if anyone else's is
-// set, I wait in a receive for the holder's hand-off message. Unlocking clears
-// my byte, reads the others, and hands the mutex to the next waiter after me in
-// rank order, so waiters are served in turn and never poll the network.
-//
-// A process is one participant of that algorithm, whatever its goroutines do:
-// its goroutines that want one mutex queue for it locally first, like
-// sync.Mutex, and only the one at the head takes part in the distributed
-// algorithm.
+// A process is one participant, whatever its goroutines do: its goroutines
+// that want one mutex queue for it locally first, like sync.Mutex, and only
+// the one at the head takes part in the distributed algorithm, which is one
+// of two (mutexAlgorithm):
+//   - Where the runtime reaches other nodes through active messages, the
+//     host's server keeps each mutex's holder and its queue of waiters
+//     (mutex_am.go): a lock is one round trip, an unlock one message.
+//   - Elsewhere (one node, or other nodes through MPI RMA), the mutexes live
+//     in an RMA window, with ARMCI-MPI's queueing algorithm (mutex_rma.go).
 type Mutexes struct {
-	win    *mpi.Win
-	comm   *mpi.Comm // hand-off messages
-	counts []int     // mutexes hosted by each rank
-
-	// epoch serializes this process's exclusive epochs on the window: two
-	// goroutines locking the same target of one window at once is erroneous
-	// in MPI (MPI_ERR_RMA_SYNC in Open MPI), and Open MPI's osc ucx keeps
-	// its epoch state per window, unguarded between threads, so that two
-	// goroutines locking different targets at once failed too (Lock or Put
-	// refused with MPI_ERR_RMA_SYNC, in some 1 run of 10 to 40 of
-	// ga's TestMutexGoroutinesTCP).
-	epoch sync.Mutex
+	alg    mutexAlgorithm
+	counts []int // mutexes hosted by each rank
 
 	// local holds, per (mutex, host), this process's queue for it; the map
 	// and the fields of its entries other than turn are guarded by the
@@ -41,6 +29,14 @@ type Mutexes struct {
 	// closing is set while DestroyMutexes agrees to free them: a Lock then
 	// is refused instead of reaching a window about to go.
 	closing bool
+}
+
+// mutexAlgorithm takes and releases mutexes for this process, one goroutine
+// per mutex at a time (Mutexes.local sees to that).
+type mutexAlgorithm interface {
+	lock(mutex, host int) error
+	unlock(mutex, host int) error
+	free() error
 }
 
 // localMutex is one mutex as this process sees it.
@@ -52,9 +48,10 @@ type localMutex struct {
 	held  bool // the process holds the mutex
 }
 
-// handoffTag is the tag of the message that hands mutex on host to a waiter:
-// one tag per mutex, so a hand-off can never be taken for another.
-func (rt *Runtime) handoffTag(mutex, host int) int { return 1 + mutex*rt.size + host }
+// handoffTag is the tag of the message that hands mutex on host to a waiter,
+// among size processes: one tag per mutex, so a hand-off can never be taken
+// for another, and at most one goroutine of a process waits for it at a time.
+func handoffTag(mutex, host, size int) int { return 1 + mutex*size + host }
 
 // CreateMutexes creates n mutexes on this rank (n may differ between ranks);
 // it is collective. A runtime has one set of mutexes at a time.
@@ -77,30 +74,23 @@ func (rt *Runtime) CreateMutexes(n int) error {
 	if exists {
 		return argErr("CreateMutexes", "n", "mutexes already exist; DestroyMutexes first")
 	}
-	comm, err := rt.comm.Dup()
+	var alg mutexAlgorithm
+	var err error
+	if rt.am != nil {
+		alg, err = newAMMutexes(rt, n)
+	} else {
+		alg, err = newRMAMutexes(rt, n)
+	}
 	if err != nil {
 		return err
 	}
-	win, err := mpi.WinAllocate(rt.comm, n*rt.size, 1)
-	if err != nil {
-		comm.Free()
-		return err
-	}
-	clear(win.Bytes())
+	// No process may ask for a mutex before its host has it.
 	if err := rt.comm.Barrier(); err != nil {
 		return err
 	}
 	rt.mu.Lock()
-	rt.mutexes = &Mutexes{win: win, comm: comm, counts: counts,
-		local: map[[2]int]*localMutex{}}
+	rt.mutexes = &Mutexes{alg: alg, counts: counts, local: map[[2]int]*localMutex{}}
 	rt.mu.Unlock()
-	// The mutexes live in an RMA window on every path. Where the runtime's
-	// segments are RMA too (off one node, over a network component, or with
-	// shared memory switched off), lock and unlock need the host's progress
-	// like any transfer: a host computing outside MPI would stall every waiter.
-	if !rt.shm || !rt.single {
-		rt.startProgress()
-	}
 	return nil
 }
 
@@ -130,10 +120,7 @@ func (rt *Runtime) DestroyMutexes() error {
 		}
 		return argErr("DestroyMutexes", "mutex", "rank %d holds a mutex or is taking one", v[0]-1)
 	}
-	if err := m.win.Free(); err != nil {
-		return err
-	}
-	if err := m.comm.Free(); err != nil {
+	if err := m.alg.free(); err != nil {
 		return err
 	}
 	rt.mu.Lock()
@@ -164,30 +151,6 @@ func (rt *Runtime) mutexesFor(op string, mutex, rank int) (*Mutexes, error) {
 	return m, nil
 }
 
-// exchange sets my byte of mutex on host to v and returns everyone's bytes, in
-// one exclusive epoch.
-func (rt *Runtime) exchange(m *Mutexes, mutex, host int, v byte) ([]byte, error) {
-	base := mutex * rt.size
-	all := make([]byte, rt.size)
-	m.epoch.Lock()
-	defer m.epoch.Unlock()
-	if err := m.win.Lock(mpi.LockExclusive, host, 0); err != nil {
-		return nil, err
-	}
-	err := mpi.Put(m.win, []byte{v}, host, base+rt.rank)
-	if err == nil && rt.rank > 0 {
-		err = mpi.Get(m.win, all[:rt.rank], host, base)
-	}
-	if err == nil && rt.rank < rt.size-1 {
-		err = mpi.Get(m.win, all[rt.rank+1:], host, base+rt.rank+1)
-	}
-	if uerr := m.win.Unlock(host); err == nil {
-		err = uerr
-	}
-	all[rt.rank] = v
-	return all, err
-}
-
 // Lock takes mutex on rank, waiting while another process, or another
 // goroutine of this one, holds it (ARMCI_Lock). As with sync.Mutex, a
 // goroutine that locks what its process holds waits for it to be unlocked:
@@ -211,7 +174,7 @@ func (rt *Runtime) Lock(mutex, rank int) error {
 	l.users++
 	rt.mu.Unlock()
 	l.turn.Lock()
-	err = rt.lock(m, mutex, rank)
+	err = m.alg.lock(mutex, rank)
 	rt.mu.Lock()
 	if err != nil {
 		l.users--
@@ -223,21 +186,6 @@ func (rt *Runtime) Lock(mutex, rank int) error {
 		l.turn.Unlock()
 	}
 	return err
-}
-
-func (rt *Runtime) lock(m *Mutexes, mutex, rank int) error {
-	all, err := rt.exchange(m, mutex, rank, 1)
-	if err != nil {
-		return err
-	}
-	for r, b := range all {
-		if b != 0 && r != rt.rank {
-			// Someone holds it or waits before me: wait for the hand-off.
-			_, err := mpi.Recv(m.comm, []byte{}, mpi.AnySource, rt.handoffTag(mutex, rank))
-			return err
-		}
-	}
-	return nil
 }
 
 // Holds reports whether this process holds mutex on rank.
@@ -271,23 +219,15 @@ func (rt *Runtime) Unlock(mutex, rank int) error {
 	}
 	l.held = false
 	rt.mu.Unlock()
-	all, err := rt.exchange(m, mutex, rank, 0)
-	if err != nil {
+	if err := m.alg.unlock(mutex, rank); err != nil {
 		rt.mu.Lock()
 		l.held = true
 		rt.mu.Unlock()
 		return err
 	}
-	for i := 1; i < rt.size; i++ {
-		next := (rt.rank + i) % rt.size
-		if all[next] != 0 {
-			err = mpi.Send(m.comm, []byte{}, next, rt.handoffTag(mutex, rank))
-			break
-		}
-	}
 	rt.mu.Lock()
 	l.users--
 	rt.mu.Unlock()
 	l.turn.Unlock()
-	return err
+	return nil
 }

@@ -42,10 +42,11 @@ func TestOneSided(t *testing.T) {
 		const ops, block = 10, 4096
 		me, n := 0, 0
 
-		// A runtime with mutexes and no segment: the mutexes' window is RMA
-		// whatever the path, and needs the target's progress just the same.
-		// Over TCP it is tested alone, as any other runtime's progress
-		// goroutine would make progress for it too.
+		// A runtime with mutexes and no segment: the mutexes need the
+		// target's progress just the same (its RMA window's, or across
+		// nodes its active-message server's). Over TCP it is tested alone,
+		// as any other runtime's progress goroutine or server would make
+		// progress for it too.
 		bare := mode{name: "mutexes-only"}.init(t)
 		must(t, bare.CreateMutexes(1))
 		me, n = bare.Rank(), bare.Size()

@@ -45,7 +45,8 @@ func testNodes(t *testing.T, remote armci.Remote) {
 		{"MapIn", testMapIn}, {"RMW", testRMW}, {"NonBlocking", testNonBlocking},
 		{"Errors", testErrors}, {"Collective", testCollectiveErrors},
 		{"AccContention", testAccContention}, {"Tickets", testTickets},
-		{"SwapCAS", testSwapCAS}, {"Mutexes", testMutexes},
+		{"SwapCAS", testSwapCAS}, {"Mutexes", testMutexes}, {"MutexSets", testMutexSets},
+		{"MutexesServed", testMutexesServed},
 		{"Goroutines", goroutines(4, reps().threaded)},
 		{"FenceGoroutines", testFenceGoroutines}, {"Finalize", testFinalize},
 	} {
@@ -56,6 +57,23 @@ func testNodes(t *testing.T, remote armci.Remote) {
 			must(t, rt.Finalize())
 		})
 	}
+}
+
+// testMutexesServed: where the other nodes are reached by active messages,
+// their servers keep the mutexes, and making them starts no progress
+// goroutine (which would wake every 200 µs in every process); in an RMA
+// window across nodes, the mutexes need one. Every rank then takes every
+// host's mutex.
+func testMutexesServed(t *testing.T, rt *armci.Runtime) {
+	must(t, rt.CreateMutexes(1))
+	if want := !rt.SingleNode() && rt.Remote() == armci.RemoteRMA; armci.Progressing(rt) != want {
+		t.Errorf("Remote() = %v on %d ranks: progress goroutine running = %v, want %v", rt.Remote(), rt.Size(), armci.Progressing(rt), want)
+	}
+	for h := range rt.Size() {
+		must(t, rt.Lock(0, h))
+		must(t, rt.Unlock(0, h))
+	}
+	must(t, rt.DestroyMutexes())
 }
 
 // testRemoteChoice: a runtime whose ranks span nodes reaches the other

@@ -8,7 +8,8 @@
 // which drives all one-sided traffic into rank 1's block. Figures gabench.c
 // does not print are limits measured in the same run (names with _limit_),
 // goga-only variants, and on one node armci's own small transfers and
-// fetch-and-add (armci_*, limits.go), for ga's cost per call.
+// fetch-and-add (armci_*, limits.go), for ga's cost per call. With the
+// argument -mutexes it times GA's mutexes alone (mutex.go).
 package main
 
 import (
@@ -100,6 +101,9 @@ func run() error {
 	ranks = np
 	if np < 2 {
 		return fmt.Errorf("run with 2 or more ranks")
+	}
+	if len(os.Args) > 1 && os.Args[1] == mutexOnly {
+		return mutexBench()
 	}
 
 	var err error
