@@ -807,9 +807,13 @@ func (a *amServer) turn(to int) func() { return takeTurn(&a.turns[to]) }
 // for its whole issue and completion, as Segment.turn is on the other paths.
 func (v *viaAM) turn() func() { return v.s.rt.am.turn(v.to) }
 
-// fenceAll fences every target this process sent puts or accumulates to.
-func (a *amServer) fenceAll() error {
+// fenceAll fences every target this process sent puts or accumulates to,
+// but skip (-1: none).
+func (a *amServer) fenceAll(skip int) error {
 	for to := range a.sent {
+		if to == skip {
+			continue
+		}
 		if err := a.fence(to); err != nil {
 			return err
 		}

@@ -326,6 +326,8 @@ func testCollectiveErrors(t *testing.T, rt *armci.Runtime) {
 		// Unlocking what this process does not hold would hand the mutex
 		// to a waiter while its holder is inside.
 		wantErr(t, "Unlock of a mutex not held", rt.Unlock(0, 1), "mutex", nil)
+		wantErr(t, "Release of a mutex not held", rt.Release(0, 1), "mutex", nil)
+		wantErr(t, "Release on rank n", rt.Release(0, n), "rank", nil)
 		must(t, rt.Lock(0, 1))
 		// A second Lock by this process cannot be told from another
 		// goroutine's: it waits for the holder, as with sync.Mutex.
@@ -338,8 +340,9 @@ func testCollectiveErrors(t *testing.T, rt *armci.Runtime) {
 		}
 		must(t, rt.Unlock(0, 1))
 		must(t, <-second)
-		must(t, rt.Unlock(0, 1))
+		must(t, rt.Release(0, 1))
 		wantErr(t, "Unlock twice", rt.Unlock(0, 1), "mutex", nil)
+		wantErr(t, "Release after Unlock", rt.Release(0, 1), "mutex", nil)
 		// Freeing the mutexes while one process holds one is refused on
 		// every process. The barrier first: without it the last rank
 		// could take the mutex while another rank's second goroutine

@@ -205,17 +205,43 @@ func (rt *Runtime) Holds(mutex, rank int) bool {
 // Unlock releases mutex on rank (ARMCI_Unlock): to a goroutine of this process
 // waiting in Lock, or else to the next process that waits. Any goroutine of the
 // process may unlock what the process holds.
-func (rt *Runtime) Unlock(mutex, rank int) error {
-	m, err := rt.mutexesFor("Unlock", mutex, rank)
+func (rt *Runtime) Unlock(mutex, rank int) error { return rt.unlock("Unlock", mutex, rank, false) }
+
+// Release is AllFence then Unlock, GA_Unlock's order: what the critical
+// section wrote is complete at its targets before the next holder can have
+// the mutex. It costs less where the mutex's host keeps it by active
+// messages: the host applies this process's requests in the order they were
+// sent, so that those to the host itself need no fence before the unlock
+// that follows them (for a counter on the host updated under its mutex
+// across nodes, one round trip of three).
+func (rt *Runtime) Release(mutex, rank int) error { return rt.unlock("Release", mutex, rank, true) }
+
+func (rt *Runtime) unlock(op string, mutex, rank int, fence bool) error {
+	m, err := rt.mutexesFor(op, mutex, rank)
 	if err != nil {
 		return err
 	}
 	key := [2]int{mutex, rank}
 	rt.mu.Lock()
 	l := m.local[key]
-	if l == nil || !l.held {
+	held := l != nil && l.held
+	rt.mu.Unlock()
+	if !held {
+		return argErr(op, "mutex", "mutex %d on rank %d is not held by this process", mutex, rank)
+	}
+	if fence {
+		skip := -1
+		if _, ok := m.alg.(*amMutexes); ok {
+			skip = rank
+		}
+		if err := rt.fenceAllBut(skip); err != nil {
+			return err
+		}
+	}
+	rt.mu.Lock()
+	if !l.held {
 		rt.mu.Unlock()
-		return argErr("Unlock", "mutex", "mutex %d on rank %d is not held by this process", mutex, rank)
+		return argErr(op, "mutex", "mutex %d on rank %d is not held by this process", mutex, rank)
 	}
 	l.held = false
 	rt.mu.Unlock()

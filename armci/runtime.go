@@ -331,8 +331,15 @@ func (rt *Runtime) AllFence() error {
 	if err := rt.valid("AllFence"); err != nil {
 		return err
 	}
+	return rt.fenceAllBut(-1)
+}
+
+// fenceAllBut is AllFence but for the active-message requests to the
+// process of rank skip (-1: none), which that process applies in the order
+// they were sent.
+func (rt *Runtime) fenceAllBut(skip int) error {
 	if rt.am != nil {
-		if err := rt.am.fenceAll(); err != nil {
+		if err := rt.am.fenceAll(skip); err != nil {
 			return err
 		}
 	}

@@ -442,7 +442,7 @@ func (s *Segment) Free() error {
 		}
 	}
 	if s.amID != 0 {
-		if err := s.rt.am.fenceAll(); err != nil {
+		if err := s.rt.am.fenceAll(-1); err != nil {
 			return err
 		}
 	}
@@ -569,7 +569,7 @@ func (s *Segment) fence(rank int) error {
 		case s.rma:
 			return s.win.FlushAll()
 		case s.amID != 0:
-			return s.rt.am.fenceAll()
+			return s.rt.am.fenceAll(-1)
 		}
 		return nil
 	}

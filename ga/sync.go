@@ -245,9 +245,6 @@ func Unlock(m int) error {
 		return errorf("Unlock", "", "mutex %d is not held by this process", m)
 	}
 	// What the critical section wrote must be in place before the next holder
-	// can read it.
-	if err := rt.AllFence(); err != nil {
-		return err
-	}
-	return rt.Unlock(i, host)
+	// can read it: Release fences, then unlocks.
+	return rt.Release(i, host)
 }
