@@ -33,6 +33,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("Errors", func(t *testing.T) { eachMode(t, testErrors) })
 		t.Run("Collective", func(t *testing.T) { eachMode(t, testCollectiveErrors) })
 		t.Run("BarrierMax", func(t *testing.T) { eachMode(t, testBarrierMax) })
+		t.Run("AllMaxGather", func(t *testing.T) { eachMode(t, testAllMaxGather) })
 		t.Run("Finalize", func(t *testing.T) { eachMode(t, testFinalize) })
 		t.Run("DefaultInit", testDefaultInit)
 	}, bothTransports)
@@ -160,6 +161,53 @@ func testBarrierMax(t *testing.T, rt *armci.Runtime) {
 		must(t, rt.Barrier())
 	}
 	must(t, s.Free())
+}
+
+// testAllMaxGather: many gathers in a row, mixed with plain barriers, each
+// rank's bytes (of its own length, up to GatherCap) changing every episode:
+// every rank must read every rank's bytes of this episode, and the maxima.
+// Only where the barrier is in shared memory; elsewhere the call does
+// nothing and says so. Too many bytes are refused.
+func testAllMaxGather(t *testing.T, rt *armci.Runtime) {
+	me, n := rt.Rank(), rt.Size()
+	bytesOf := func(ep, r int) []byte {
+		b := make([]byte, (ep*13+r*101)%(armci.GatherCap+1))
+		for i := range b {
+			b[i] = byte(ep + 3*r + i)
+		}
+		return b
+	}
+	_, err := rt.AllMaxGather(nil, make([]byte, armci.GatherCap+1), nil)
+	wantErr(t, "AllMaxGather of GatherCap+1 bytes", err, "mine", nil)
+	for ep := range 500 {
+		if ep%5 == 2 {
+			must(t, rt.Barrier())
+			continue
+		}
+		v := []int64{int64(ep * me), int64(-me)}
+		calls := 0
+		ok, err := rt.AllMaxGather(v, bytesOf(ep, me), func(all []int64, of func(int) []byte) {
+			calls++
+			if want := []int64{int64(ep * (n - 1)), 0}; !slices.Equal(all, want) {
+				t.Errorf("episode %d: maxima %v, want %v", ep, all, want)
+			}
+			for r := range n {
+				if !slices.Equal(of(r), bytesOf(ep, r)) {
+					fatalf(t, "episode %d: rank %d's bytes differ (%d of them, want %d)", ep, r, len(of(r)), len(bytesOf(ep, r)))
+				}
+			}
+		})
+		must(t, err)
+		if ok != rt.SharedBarrier() {
+			fatalf(t, "AllMaxGather reported %v where SharedBarrier() = %v", ok, rt.SharedBarrier())
+		}
+		if !ok {
+			return
+		}
+		if calls != 1 {
+			fatalf(t, "episode %d: deliver called %d times", ep, calls)
+		}
+	}
 }
 
 // putGetCase: every rank puts count values of T at byte off into the next

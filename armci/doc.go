@@ -51,6 +51,9 @@
 //     way (AllMax: without the fence). Layers above agree through it: a
 //     collective call tells every process whether any refused its arguments,
 //     and compares a hash of them, for the cost of the barrier it makes anyway.
+//     AllMaxGather also carries up to GatherCap bytes of every process, where
+//     the barrier is in shared memory (one node): ga's small Gop and Brdcst
+//     are that one barrier.
 //
 // # Memory and its limits
 //

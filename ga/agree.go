@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -73,17 +74,25 @@ func (l *args) str(name, v string) *args {
 	return l
 }
 
+// typ appends name.type=T's name.
+func typ[T any](l *args, name string) *args {
+	l.b = append(l.b, ' ')
+	l.b = append(l.b, name...)
+	l.b = append(l.b, ".type="...)
+	l.b = append(l.b, reflect.TypeFor[T]().String()...) // fmt's %T, without fmt's cost
+	return l
+}
+
 // array appends an array's identity: its creation number since Init, which
 // every process gives the same array because creation is collective, and its
 // element type.
 func array[T Elem](l *args, name string, a *Array[T]) *args {
-	var z T
 	id := 0
 	if a != nil {
 		id = a.id
 		l.note(a.g)
 	}
-	return l.ints(name, id).str(name+".type", fmt.Sprintf("%T", z))
+	return typ[T](l.ints(name, id), name)
 }
 
 // hash is FNV-1a of the text, written out so that hashing allocates nothing.
@@ -113,14 +122,8 @@ func agree(g *group, fence bool, op, array string, local error, a *args) error {
 			local = err
 		}
 	}
-	v := []int64{0, 0, 0}
-	if local != nil {
-		v[0] = int64(g.rank) + 1
-	}
-	if a != nil {
-		v[1] = a.hash()
-		v[2] = -v[1]
-	}
+	w := words(g, local, a)
+	v := w[:]
 	var err error
 	if fence {
 		g.mu.Lock()
@@ -134,6 +137,56 @@ func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	if err != nil {
 		return err
 	}
+	return settle(g, op, array, local, a, v)
+}
+
+// agreeGather is agree (without the fence) that also gathers mine, at most
+// armci.GatherCap bytes, from every process, where the group's runtime
+// gathers in shared memory: use is called with each process's bytes once the
+// processes agreed, before agreeGather returns nil. Elsewhere it reports
+// false and does nothing, and the call takes its other way (agree, then an
+// MPI collective). Either way a process's call meets the others' in one
+// barrier, so that one taking the other way is a mismatch, not a hang.
+func agreeGather(g *group, op string, local error, a *args, mine []byte, use func(of func(rank int) []byte)) (bool, error) {
+	if !g.rt.SharedBarrier() {
+		return false, nil
+	}
+	trace(g, a)
+	now, local := a.screen(g, op, "", local)
+	if now {
+		return true, local
+	}
+	v := words(g, local, a)
+	ok, err := g.rt.AllMaxGather(v[:], mine, func(all []int64, of func(rank int) []byte) {
+		if all[0] == 0 && all[1] == -all[2] {
+			use(of)
+		}
+	})
+	if !ok || err != nil {
+		return ok, err
+	}
+	return true, settle(g, op, "", local, a, v[:])
+}
+
+// words are a process's agreement words: who refused (rank + 1, or 0), then
+// the hash of the arguments and its negation, whose maxima are equal only
+// where every process passed the same.
+func words(g *group, local error, a *args) [3]int64 {
+	var v [3]int64
+	if local != nil {
+		v[0] = int64(g.rank) + 1
+	}
+	if a != nil {
+		v[1] = a.hash()
+		v[2] = -v[1]
+	}
+	return v
+}
+
+// settle is the outcome of an agreement whose words, reduced over every
+// process, are v.
+func settle(g *group, op, array string, local error, a *args, v []int64) error {
+	var err error
 	if v[0] > 0 {
 		// The last process that refused tells the others why: which
 		// sentinel its error wraps, the array it named, and its message.

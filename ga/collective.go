@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
+	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/mpi"
 )
@@ -245,8 +247,21 @@ func brdcst[T mpi.Elem](g *group, op string, buf []T, root int) error {
 	if root < 0 || root >= g.size() {
 		check = errorf(op, "", "root %d out of range [0, %d)", root, g.size())
 	}
-	var z T
-	l := newArgs("Brdcst").ints("len", len(buf)).ints("root", root).str("type", fmt.Sprintf("%T", z))
+	l := typ[T](newArgs("Brdcst").ints("len", len(buf)).ints("root", root), "buf")
+	if b := asBytes(buf); len(b) <= armci.GatherCap {
+		// On one node a small broadcast rides on the agreement's barrier.
+		var mine []byte
+		if g.rank == root {
+			mine = b
+		}
+		if done, err := agreeGather(g, op, check, l, mine, func(of func(int) []byte) {
+			if g.rank != root {
+				copy(b, of(root))
+			}
+		}); done {
+			return err
+		}
+	}
 	if err := agree(g, false, op, "", check, l); err != nil {
 		return err
 	}
@@ -290,7 +305,28 @@ func gop[T Elem](g *group, name string, x []T, op string) error {
 	if check == nil && (isComplex && o != mpi.Sum && o != mpi.Prod || o == mpi.Bor && k != reflect.Int32 && k != reflect.Int64) {
 		check = errorf(name, "", "operation %q is not defined for %T", op, z)
 	}
-	l := newArgs("Gop").ints("len", len(x)).str("op", op).str("type", fmt.Sprintf("%T", z))
+	l := typ[T](newArgs("Gop").ints("len", len(x)).str("op", op), "x")
+	if n := len(x) * int(unsafe.Sizeof(z)); n <= armci.GatherCap {
+		// On one node a small reduction rides on the agreement's barrier:
+		// every process combines every process's x, in rank order, so
+		// that all get the same bits. x stays as it was until all agreed.
+		var scratch [armci.GatherCap]byte
+		mine := scratch[:n]
+		in := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(mine))), len(x))
+		copy(in, x)
+		if strings.HasPrefix(op, "abs") {
+			for i, v := range in {
+				in[i] = absReal(v)
+			}
+		}
+		if done, err := agreeGather(g, name, check, l, mine, func(of func(int) []byte) {
+			for r := range g.size() {
+				fold(x, in, of(r), r == 0, op)
+			}
+		}); done {
+			return err
+		}
+	}
 	if err := agree(g, false, name, "", check, l); err != nil {
 		return err
 	}
@@ -345,6 +381,71 @@ func (a *Array[T]) fprint(w io.Writer) error {
 
 // absReal is |v| for the real element types (Gop refuses complex ones
 // before), named types included.
+// fold folds one process's contribution b (as many elements as x) into
+// x by op, or copies it where first; in serves as scratch.
+func fold[T Elem](x, in []T, b []byte, first bool, op string) {
+	copy(asBytes(in), b)
+	if first {
+		copy(x, in)
+		return
+	}
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int32:
+		combineInts(elemsAs[int32](x), elemsAs[int32](in), op)
+	case reflect.Int64:
+		combineInts(elemsAs[int64](x), elemsAs[int64](in), op)
+	case reflect.Float32:
+		combineOrdered(elemsAs[float32](x), elemsAs[float32](in), op)
+	case reflect.Float64:
+		combineOrdered(elemsAs[float64](x), elemsAs[float64](in), op)
+	default: // complex: + and * only
+		for i, v := range in {
+			if op == "+" {
+				x[i] += v
+			} else {
+				x[i] *= v
+			}
+		}
+	}
+}
+
+func combineOrdered[E int32 | int64 | float32 | float64](x, in []E, op string) {
+	for i, v := range in {
+		switch op {
+		case "+":
+			x[i] += v
+		case "*":
+			x[i] *= v
+		case "max", "absmax":
+			if v > x[i] {
+				x[i] = v
+			}
+		case "min", "absmin":
+			if v < x[i] {
+				x[i] = v
+			}
+		}
+	}
+}
+
+// combineInts is combineOrdered with the bitwise or, which Gop takes for
+// integer types only.
+func combineInts[E int32 | int64](x, in []E, op string) {
+	if op != "or" {
+		combineOrdered(x, in, op)
+		return
+	}
+	for i, v := range in {
+		x[i] |= v
+	}
+}
+
+// elemsAs views a slice of a named or built-in element type as its built-in
+// type E, of the same kind.
+func elemsAs[E, T any](s []T) []E {
+	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
 func absReal[T Elem](v T) T {
 	r := reflect.ValueOf(v)
 	switch r.Kind() {

@@ -185,10 +185,17 @@ func testArrayOps[T ga.Elem](t *testing.T) {
 
 // ---- Gop and Brdcst ----
 
+// testGop: small (on one node, gathered in shared memory and combined by
+// every process) and past armci.GatherCap bytes (MPI_Allreduce).
 func testGop[T ga.Elem](t *testing.T) {
+	for _, m := range []int{6, 300} {
+		testGopOf[T](t, m)
+	}
+}
+
+func testGopOf[T ga.Elem](t *testing.T, m int) {
 	me, n := ga.Nodeid(), ga.Nnodes()
-	const m = 6
-	x := func(r, i int) T { return mk[T](3*r-4+i, i-r) }
+	x := func(r, i int) T { return mk[T](3*r-4+i%7, i%5-r) }
 	ops := []string{"+", "*", "max", "min", "absmax", "absmin"}
 	re := func(v T) float64 { return real(complexOf(v)) }
 	for _, op := range ops {
@@ -258,10 +265,17 @@ func complexOf[T ga.Elem](v T) complex128 {
 	panic("unreachable")
 }
 
+// testBrdcst: buffers of a few bytes and, for bytes, past armci.GatherCap.
 func testBrdcst(t *testing.T) {
+	for _, nb := range []int{13, 3000} {
+		testBrdcstOf(t, nb)
+	}
+}
+
+func testBrdcstOf(t *testing.T, nb int) {
 	me, n := ga.Nodeid(), ga.Nnodes()
 	for _, root := range []int{0, n - 1} {
-		b := make([]byte, 13)
+		b := make([]byte, nb)
 		f := make([]float64, 5)
 		z := make([]complex128, 3)
 		k := make([]int32, 4)
