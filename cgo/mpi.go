@@ -59,6 +59,7 @@ type (
 type Status struct {
 	Source, Tag, Error int
 	Bytes              int
+	Cancelled          bool // MPI_Test_cancelled
 }
 
 // Success is MPI_SUCCESS.
@@ -132,6 +133,7 @@ func ci(x int) C.int       { return C.int(x) }
 
 func (s *Status) set(c *C.goga_status) {
 	s.Source, s.Tag, s.Error, s.Bytes = int(c.source), int(c.tag), int(c.error), int(c.bytes)
+	s.Cancelled = c.cancelled != 0
 }
 
 // intsPtr returns a pointer to the first element of a C int slice, or nil.
@@ -409,6 +411,9 @@ func Wait(r *Request, st *Status) int {
 	st.set(&cs)
 	return rc
 }
+
+// Cancel is MPI_Cancel; the request still has to be completed (Wait, Test).
+func Cancel(r Request) int { return int(C.goga_cancel(C.goga_h(r))) }
 
 // Test is MPI_Test; it updates the request handle.
 func Test(r *Request, st *Status) (bool, int) {

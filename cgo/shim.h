@@ -26,7 +26,7 @@ typedef uintptr_t goga_h;
 // goga_status is MPI_Status reduced to what Go reads, with the byte count taken
 // while the status is still at hand.
 typedef struct {
-	int source, tag, error;
+	int source, tag, error, cancelled;
 	long long bytes;
 } goga_status;
 
@@ -36,8 +36,18 @@ static inline void goga_fill_status(MPI_Status *st, goga_status *out) {
 	out->source = st->MPI_SOURCE;
 	out->tag = st->MPI_TAG;
 	out->error = st->MPI_ERROR;
+	out->cancelled = 0;
 	MPI_Get_count(st, MPI_BYTE, &n);
 	out->bytes = n == MPI_UNDEFINED ? -1 : n;
+}
+
+// goga_fill_done is goga_fill_status for a completed request's status, the
+// only kind MPI_Test_cancelled reads (MPICH leaves the bit undefined in a
+// probe's).
+static inline void goga_fill_done(MPI_Status *st, goga_status *out) {
+	if (out == NULL) return;
+	goga_fill_status(st, out);
+	MPI_Test_cancelled(st, &out->cancelled);
 }
 
 // Predefined handles, looked up once at package init.
@@ -249,7 +259,7 @@ static inline int goga_wait(goga_h *req, goga_status *st) {
 	MPI_Status s;
 	int rc = MPI_Wait(&r, &s);
 	*req = (goga_h)r;
-	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
+	if (rc == MPI_SUCCESS) goga_fill_done(&s, st);
 	return rc;
 }
 static inline int goga_test(goga_h *req, int *flag, goga_status *st) {
@@ -257,8 +267,12 @@ static inline int goga_test(goga_h *req, int *flag, goga_status *st) {
 	MPI_Status s;
 	int rc = MPI_Test(&r, flag, &s);
 	*req = (goga_h)r;
-	if (rc == MPI_SUCCESS && *flag) goga_fill_status(&s, st);
+	if (rc == MPI_SUCCESS && *flag) goga_fill_done(&s, st);
 	return rc;
+}
+static inline int goga_cancel(goga_h req) {
+	MPI_Request r = G_REQ(req);
+	return MPI_Cancel(&r);
 }
 // goga_waitall and goga_waitany copy the handles because MPI_Request need not be
 // the size of a uintptr_t (MPICH's is an int).
@@ -270,7 +284,7 @@ static inline int goga_waitall(int n, goga_h *reqs, goga_status *st) {
 	rc = MPI_Waitall(n, r, s);
 	for (i = 0; i < n; i++) {
 		reqs[i] = (goga_h)r[i];
-		if (rc == MPI_SUCCESS) goga_fill_status(&s[i], &st[i]);
+		if (rc == MPI_SUCCESS) goga_fill_done(&s[i], &st[i]);
 		else st[i].error = s[i].MPI_ERROR;
 	}
 	free(r);
@@ -284,7 +298,7 @@ static inline int goga_waitany(int n, goga_h *reqs, int *index, goga_status *st)
 	for (i = 0; i < n; i++) r[i] = G_REQ(reqs[i]);
 	rc = MPI_Waitany(n, r, index, &s);
 	for (i = 0; i < n; i++) reqs[i] = (goga_h)r[i];
-	if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) goga_fill_status(&s, st);
+	if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) goga_fill_done(&s, st);
 	free(r);
 	return rc;
 }

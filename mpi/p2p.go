@@ -15,6 +15,9 @@ type Status struct {
 	// Count is the message's length in elements of the receiving call's type
 	// (for Probe, of the type it was instantiated with).
 	Count int
+	// Cancelled says that Cancel took the operation back before it matched
+	// (MPI_Test_cancelled): nothing was received.
+	Cancelled bool
 }
 
 func status(s cgo.Status, elemSize int) Status {
@@ -22,7 +25,7 @@ func status(s cgo.Status, elemSize int) Status {
 	if n > 0 && elemSize > 0 {
 		n /= elemSize
 	}
-	return Status{Source: s.Source, Tag: s.Tag, Count: n}
+	return Status{Source: s.Source, Tag: s.Tag, Count: n, Cancelled: s.Cancelled}
 }
 
 func checkTag(op, arg string, tag int, allowAny bool) error {
@@ -195,6 +198,24 @@ func (r *Request) Wait() (Status, error) {
 	}
 	r.finish(st)
 	return r.st, nil
+}
+
+// Cancel is MPI_Cancel: it asks MPI to take back a pending operation, a
+// receive nothing has matched yet, say. The request must still be completed
+// with Wait or Test, whose Status says whether it was cancelled or had
+// completed first. Open MPI cancels receives only; a send completes as it
+// would have.
+func (r *Request) Cancel() error {
+	if r == nil {
+		return stateErr("Cancel", "request", ErrNil)
+	}
+	if r.done {
+		return nil
+	}
+	if err := running("Cancel"); err != nil {
+		return err
+	}
+	return check(r.op+" Cancel", cgo.Cancel(r.h))
 }
 
 // Test is MPI_Test: it reports whether the operation has completed, without

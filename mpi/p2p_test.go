@@ -109,6 +109,7 @@ func TestPointToPoint(t *testing.T) {
 		t.Run("SendrecvShift", testP2PSendrecvShift)
 		t.Run("PingPong", testP2PPingPong)
 		t.Run("TestPolling", testP2PTestPolling)
+		t.Run("Cancel", testP2PCancel)
 		t.Run("Waitall", testP2PWaitall)
 		t.Run("Waitany", testP2PWaitany)
 		t.Run("WaitanyIndex", testP2PWaitanyIndex)
@@ -326,6 +327,39 @@ func testP2PPingPong(t *testing.T) {
 			_, err = sq.Wait()
 			pcMust(t, "Wait send", err)
 		}
+	}
+}
+
+// testP2PCancel: a receive that nothing will match is cancelled, completes
+// as cancelled and leaves its buffer alone; the next receive on the same tag
+// gets the message sent after it, not the cancelled one's; a completed
+// request's Cancel does nothing and its status says not cancelled.
+func testP2PCancel(t *testing.T) {
+	w := mpi.World()
+	n, r := w.Size(), w.Rank()
+	right, left := (r+1)%n, (r-1+n)%n
+	buf := []int32{-7, -7}
+	rq, err := mpi.Irecv(w, buf, left, 91)
+	pcMust(t, "Irecv", err)
+	pcMust(t, "Cancel", rq.Cancel())
+	st, err := rq.Wait()
+	pcMust(t, "Wait", err)
+	if !st.Cancelled || buf[0] != -7 || buf[1] != -7 {
+		t.Errorf("cancelled receive: Cancelled = %v, buffer %v", st.Cancelled, buf)
+	}
+	pcMust(t, "Barrier", w.Barrier())
+	rq, err = mpi.Irecv(w, buf, left, 91)
+	pcMust(t, "Irecv", err)
+	pcMust(t, "Send", mpi.Send(w, []int32{int32(r), 5}, right, 91))
+	st, err = rq.Wait()
+	pcMust(t, "Wait", err)
+	if st.Cancelled || buf[0] != int32(left) || buf[1] != 5 {
+		t.Errorf("receive after a cancelled one: Cancelled = %v, buffer %v, want [%d 5]", st.Cancelled, buf, left)
+	}
+	pcMust(t, "Cancel of a completed request", rq.Cancel())
+	var nilReq *mpi.Request
+	if err := nilReq.Cancel(); err == nil {
+		t.Errorf("Cancel of a nil request: no error")
 	}
 }
 
