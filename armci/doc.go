@@ -263,8 +263,8 @@
 // ElemMultiply went from about 2350 to 1700 µs with the streaming stores,
 // and in 4 alternating runs of each build 2190-3170 against 1610-2260.
 //
-// GA's mutexes across the nodes (make bench-2node: gabench -mutexes against
-// scripts/gamutexbench.c over GA C; 3 alternating runs on 2026-11-27,
+// GA's mutexes across the nodes (make bench-2node: gabench -extra against
+// scripts/gaextrabench.c over GA C; 3 alternating runs on 2026-11-27,
 // seventeenth session): ga.Lock and ga.Unlock of a mutex on the other node
 // 34.2 µs against 96.9 (2.83x), a counter updated under it by both ranks
 // (lock, get, put, unlock) 100 µs an update against 380 (3.80x); with

@@ -4,9 +4,9 @@
 # TwoNodes flags), alternating with the C references under the same flags
 # (../shared/anchor/compare.sh); then the figures only goga prints (limits
 # such as two-sided MPI between the same two ranks) as medians of its runs,
-# GA's mutexes against GA C's (scripts/gamutexbench.c), and the demo in both
-# layouts on 2 + 2 ranks. A run that fails or outlives LIMIT seconds is
-# reported as such, not waited for.
+# what gabench.c does not time against GA C (scripts/gaextrabench.c), and
+# the demo in both layouts on 2 + 2 ranks. A run that fails or outlives
+# LIMIT seconds is reported as such, not waited for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${BENCH_RUNS:-3}  # the Makefile's defaults (BENCH_2NODE_RUNS, LIMIT)
@@ -56,10 +56,11 @@ for k, v in a.items():
 PY
 done
 
-echo "== GA's mutexes on two nodes, 1 + 1 ranks: gabench -mutexes against scripts/gamutexbench.c (GA C), medians of $runs runs"
-rm -f bin/2node-mutex.tsv bin/2node-mutex-ref.tsv
-"$anchor/compare.sh" -n "$runs" "$(timed bin/2node-mutex.tsv 'bin/gabench -mutexes')" "$(timed bin/2node-mutex-ref.tsv bin/gamutexbench)"
-grep -h '^#' bin/2node-mutex.tsv bin/2node-mutex-ref.tsv || true
+echo "== mutexes, Create and Destroy, Brdcst and Gop, Scatter and Gather on two nodes, 1 + 1 ranks:"
+echo "   gabench -extra against scripts/gaextrabench.c (GA C), medians of $runs runs"
+rm -f bin/2node-extra.tsv bin/2node-extra-ref.tsv
+"$anchor/compare.sh" -n "$runs" "$(timed bin/2node-extra.tsv 'bin/gabench -extra')" "$(timed bin/2node-extra-ref.tsv bin/gaextrabench)"
+grep -h '^#' bin/2node-extra.tsv bin/2node-extra-ref.tsv || true
 
 echo "== the demo on two nodes, 2 + 2 ranks"
 for layout in blockcyclic regular; do

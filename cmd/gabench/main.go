@@ -9,7 +9,7 @@
 // does not print are limits measured in the same run (names with _limit_),
 // goga-only variants, and on one node armci's own small transfers and
 // fetch-and-add (armci_*, limits.go), for ga's cost per call. With the
-// argument -mutexes it times GA's mutexes alone (mutex.go).
+// argument -extra it times, alone, what gabench.c does not (extra.go).
 package main
 
 import (
@@ -32,7 +32,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gabench:", err)
 		mpi.Abort(1)
 	}
-	if me == 0 {
+	if me == 0 && !extra() {
 		if err := dgemmLimit(); err != nil {
 			fmt.Fprintln(os.Stderr, "gabench:", err)
 			os.Exit(1)
@@ -102,8 +102,8 @@ func run() error {
 	if np < 2 {
 		return fmt.Errorf("run with 2 or more ranks")
 	}
-	if len(os.Args) > 1 && os.Args[1] == mutexOnly {
-		return mutexBench()
+	if extra() {
+		return extraBench()
 	}
 
 	var err error

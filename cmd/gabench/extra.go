@@ -1,0 +1,191 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// extraOnly is the argument that makes gabench time what
+// ../shared/anchor/gabench.c does not, alone, under the metric names of
+// scripts/gaextrabench.c, its GA C counterpart, for make bench-2node to set
+// the two side by side: GA's mutexes, Create and Destroy, Brdcst and Gop,
+// Scatter and Gather.
+const extraOnly = "-extra"
+
+func extra() bool { return len(os.Args) > 1 && os.Args[1] == extraOnly }
+
+// extraBench runs the extra figures in gaextrabench.c's order; it is
+// collective.
+func extraBench() error {
+	if err := mutexBench(); err != nil {
+		return err
+	}
+	if err := smallCollectives(); err != nil {
+		return err
+	}
+	return scatterGather()
+}
+
+// mutexBench times GA's mutexes on the mutex that the last rank hosts:
+// rank 0 locking and unlocking it alone (lock_unlock_us), then every rank
+// updating a counter on the last rank under it (locked_counter_us: lock,
+// get, add one, put, unlock; per update of one rank). It is collective.
+func mutexBench() error {
+	np := ga.Nnodes()
+	last := np - 1
+	if err := ga.CreateMutexes(np); err != nil { // mutex i lives on rank i mod np
+		return err
+	}
+	c, err := ga.Create[int64]("counter", []int{np}, []int{1})
+	if err != nil {
+		return err
+	}
+	if err := c.Zero(); err != nil {
+		return err
+	}
+	const n = 2000
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	if me == 0 {
+		t := mpi.Wtime()
+		for range n {
+			if err := ga.Lock(last); err != nil {
+				return err
+			}
+			if err := ga.Unlock(last); err != nil {
+				return err
+			}
+		}
+		emit("lock_unlock_us", np, (mpi.Wtime()-t)/n*1e6, "us")
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	at := []int{last}
+	v := []int64{0}
+	t := mpi.Wtime()
+	for range n {
+		if err := ga.Lock(last); err != nil {
+			return err
+		}
+		if err := c.Get(at, at, v, nil); err != nil {
+			return err
+		}
+		v[0]++
+		if err := c.Put(at, at, v, nil); err != nil {
+			return err
+		}
+		if err := ga.Unlock(last); err != nil {
+			return err
+		}
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	emit("locked_counter_us", np, (mpi.Wtime()-t)/n*1e6, "us")
+	if err := c.Get(at, at, v, nil); err != nil {
+		return err
+	}
+	if v[0] != int64(n*np) {
+		return fmt.Errorf("locked counter %d, want %d", v[0], n*np)
+	}
+	if err := c.Destroy(); err != nil {
+		return err
+	}
+	return ga.DestroyMutexes()
+}
+
+// smallCollectives times, per call, every rank creating and destroying a
+// 100 × 100 array (create_destroy_us), Brdcst of 8 bytes from rank 0
+// (brdcst_8_us) and Gop of one float64 (dgop_8_us).
+func smallCollectives() error {
+	np := ga.Nnodes()
+	const nc = 200
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	t := mpi.Wtime()
+	for range nc {
+		a, err := ga.Create[float64]("t", []int{100, 100}, nil)
+		if err != nil {
+			return err
+		}
+		if err := a.Destroy(); err != nil {
+			return err
+		}
+	}
+	emit("create_destroy_us", np, (mpi.Wtime()-t)/nc*1e6, "us")
+	const nb = 2000
+	b := []float64{1}
+	for _, op := range []string{"brdcst_8_us", "dgop_8_us"} {
+		if err := ga.Sync(); err != nil {
+			return err
+		}
+		t = mpi.Wtime()
+		for range nb {
+			var err error
+			if op == "brdcst_8_us" {
+				err = ga.Brdcst(b, 0)
+			} else {
+				err = ga.Gop(b, "+")
+			}
+			if err != nil {
+				return err
+			}
+		}
+		emit(op, np, (mpi.Wtime()-t)/nb*1e6, "us")
+	}
+	return nil
+}
+
+// scatterGather times rank 0 scattering and gathering 1000 elements spread
+// over a 1000 × 1000 array of the default distribution (scatter_1000_us,
+// gather_1000_us).
+func scatterGather() error {
+	a, err := ga.Create[float64]("a", []int{1000, 1000}, nil)
+	if err != nil {
+		return err
+	}
+	if err := a.Fill(1); err != nil {
+		return err
+	}
+	const k, ns = 1000, 200
+	subs := make([][]int, k)
+	vals := make([]float64, k)
+	for i := range subs {
+		subs[i] = []int{i * 7919 % 1000, i * 104729 % 1000}
+		vals[i] = float64(i)
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	if me == 0 {
+		t := mpi.Wtime()
+		for range ns {
+			if err := a.Scatter(vals, subs); err != nil {
+				return err
+			}
+		}
+		emit("scatter_1000_us", ga.Nnodes(), (mpi.Wtime()-t)/ns*1e6, "us")
+		t = mpi.Wtime()
+		for range ns {
+			if err := a.Gather(vals, subs); err != nil {
+				return err
+			}
+		}
+		emit("gather_1000_us", ga.Nnodes(), (mpi.Wtime()-t)/ns*1e6, "us")
+		for i, v := range vals {
+			if v != float64(i) {
+				return fmt.Errorf("gather: element %v is %v, want %v", subs[i], v, i)
+			}
+		}
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	return a.Destroy()
+}
