@@ -221,15 +221,13 @@ func (rt *Runtime) unlock(op string, mutex, rank int, fence bool) error {
 	if err != nil {
 		return err
 	}
-	key := [2]int{mutex, rank}
-	rt.mu.Lock()
-	l := m.local[key]
-	held := l != nil && l.held
-	rt.mu.Unlock()
-	if !held {
+	notHeld := func() error {
 		return argErr(op, "mutex", "mutex %d on rank %d is not held by this process", mutex, rank)
 	}
 	if fence {
+		if !rt.Holds(mutex, rank) {
+			return notHeld() // before fencing for nothing
+		}
 		skip := -1
 		if _, ok := m.alg.(*amMutexes); ok {
 			skip = rank
@@ -239,9 +237,10 @@ func (rt *Runtime) unlock(op string, mutex, rank int, fence bool) error {
 		}
 	}
 	rt.mu.Lock()
-	if !l.held {
+	l := m.local[[2]int{mutex, rank}]
+	if l == nil || !l.held {
 		rt.mu.Unlock()
-		return argErr(op, "mutex", "mutex %d on rank %d is not held by this process", mutex, rank)
+		return notHeld()
 	}
 	l.held = false
 	rt.mu.Unlock()

@@ -53,11 +53,16 @@ func (m *amMutexes) free() error {
 }
 
 func (m *amMutexes) lock(mutex, host int) error {
-	if err := m.request(amLock, mutex, host); err != nil {
-		return err
-	}
+	// The hand-off's receive goes first, so that a request that fails to go
+	// leaves nothing behind but a cancelled receive.
 	r, err := mpi.Irecv(m.handoffs, []byte{}, host, handoffTag(mutex, host, m.rt.size))
 	if err != nil {
+		return err
+	}
+	if err := m.request(amLock, mutex, host); err != nil {
+		if r.Cancel() == nil {
+			r.Wait()
+		}
 		return err
 	}
 	// Waiting serves the requests aimed at this process, the host's own

@@ -379,8 +379,6 @@ func (a *Array[T]) fprint(w io.Writer) error {
 	return nil
 }
 
-// absReal is |v| for the real element types (Gop refuses complex ones
-// before), named types included.
 // fold folds one process's contribution b (as many elements as x) into
 // x by op, or copies it where first; in serves as scratch.
 func fold[T Elem](x, in []T, b []byte, first bool, op string) {
@@ -391,13 +389,13 @@ func fold[T Elem](x, in []T, b []byte, first bool, op string) {
 	}
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Int32:
-		combineInts(elemsAs[int32](x), elemsAs[int32](in), op)
+		combineInts(view[int32](x), view[int32](in), op)
 	case reflect.Int64:
-		combineInts(elemsAs[int64](x), elemsAs[int64](in), op)
+		combineInts(view[int64](x), view[int64](in), op)
 	case reflect.Float32:
-		combineOrdered(elemsAs[float32](x), elemsAs[float32](in), op)
+		combineOrdered(view[float32](x), view[float32](in), op)
 	case reflect.Float64:
-		combineOrdered(elemsAs[float64](x), elemsAs[float64](in), op)
+		combineOrdered(view[float64](x), view[float64](in), op)
 	default: // complex: + and * only
 		for i, v := range in {
 			if op == "+" {
@@ -409,7 +407,7 @@ func fold[T Elem](x, in []T, b []byte, first bool, op string) {
 	}
 }
 
-func combineOrdered[E int32 | int64 | float32 | float64](x, in []E, op string) {
+func combineOrdered[E ordered](x, in []E, op string) {
 	for i, v := range in {
 		switch op {
 		case "+":
@@ -430,7 +428,7 @@ func combineOrdered[E int32 | int64 | float32 | float64](x, in []E, op string) {
 
 // combineInts is combineOrdered with the bitwise or, which Gop takes for
 // integer types only.
-func combineInts[E int32 | int64](x, in []E, op string) {
+func combineInts[E ~int32 | ~int64](x, in []E, op string) {
 	if op != "or" {
 		combineOrdered(x, in, op)
 		return
@@ -440,12 +438,8 @@ func combineInts[E int32 | int64](x, in []E, op string) {
 	}
 }
 
-// elemsAs views a slice of a named or built-in element type as its built-in
-// type E, of the same kind.
-func elemsAs[E, T any](s []T) []E {
-	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-}
-
+// absReal is |v| for the real element types (Gop refuses complex ones
+// before), named types included.
 func absReal[T Elem](v T) T {
 	r := reflect.ValueOf(v)
 	switch r.Kind() {

@@ -39,11 +39,8 @@ func mutexBench() error {
 	if err := ga.CreateMutexes(np); err != nil { // mutex i lives on rank i mod np
 		return err
 	}
-	c, err := ga.Create[int64]("counter", []int{np}, []int{1})
+	c, err := counter()
 	if err != nil {
-		return err
-	}
-	if err := c.Zero(); err != nil {
 		return err
 	}
 	const n = 2000
@@ -97,6 +94,15 @@ func mutexBench() error {
 		return err
 	}
 	return ga.DestroyMutexes()
+}
+
+// counter makes an int64 array of one zero per rank; it is collective.
+func counter() (*ga.Array[int64], error) {
+	c, err := ga.Create[int64]("counter", []int{ga.Nnodes()}, []int{1})
+	if err != nil {
+		return nil, err
+	}
+	return c, c.Zero()
 }
 
 // smallCollectives times, per call, every rank creating and destroying a

@@ -182,11 +182,8 @@ func run() error {
 	}
 
 	// read_inc: every rank increments one counter owned by the last rank.
-	gc, err := ga.Create[int64]("counter", []int{np}, []int{1})
+	gc, err := counter()
 	if err != nil {
-		return err
-	}
-	if err := gc.Zero(); err != nil {
 		return err
 	}
 	sub := []int{np - 1}
