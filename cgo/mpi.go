@@ -810,3 +810,46 @@ func TypeStrided(counts []int, strides []int, base Datatype) (Datatype, int) {
 func Memcpy(dst, src unsafe.Pointer, n int) {
 	C.memcpy(dst, src, C.size_t(n))
 }
+
+// OpCreate is MPI_Op_create of f; slot is -1 when all UserOps slots are taken.
+func OpCreate(f UserFunc, commute bool) (op Op, slot, rc int) {
+	userOps.Lock()
+	defer userOps.Unlock()
+	for i, g := range userOps.f {
+		if g != nil {
+			continue
+		}
+		var h C.goga_h
+		c := 0
+		if commute {
+			c = 1
+		}
+		if rc = int(C.goga_op_create(C.int(i), C.int(c), &h)); rc != Success {
+			return 0, i, rc
+		}
+		userOps.f[i] = f
+		return Op(h), i, rc
+	}
+	return 0, -1, Success
+}
+
+// OpFree is MPI_Op_free of the operator in slot.
+func OpFree(op Op, slot int) int {
+	rc := int(C.goga_op_free(h(uintptr(op))))
+	if rc == Success {
+		userOps.Lock()
+		userOps.f[slot] = nil
+		userOps.Unlock()
+	}
+	return rc
+}
+
+// ReduceCB is Reduce for a user-defined operator.
+func ReduceCB(s, r unsafe.Pointer, count int, t Datatype, op Op, root int, c Comm) int {
+	return int(C.goga_reduce_cb(s, r, ci(count), h(uintptr(t)), h(uintptr(op)), ci(root), h(uintptr(c))))
+}
+
+// AllreduceCB is Allreduce for a user-defined operator.
+func AllreduceCB(s, r unsafe.Pointer, count int, t Datatype, op Op, c Comm) int {
+	return int(C.goga_allreduce_cb(s, r, ci(count), h(uintptr(t)), h(uintptr(op)), h(uintptr(c))))
+}

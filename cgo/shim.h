@@ -343,6 +343,46 @@ static inline int goga_reduce(void *s, void *r, int count, goga_h t, goga_h op, 
 static inline int goga_allreduce(void *s, void *r, int count, goga_h t, goga_h op, goga_h c) {
 	return MPI_Allreduce(G_SB(s), r, count, G_TYPE(t), G_OP(op), G_COMM(c));
 }
+// goga_reduce_cb and goga_allreduce_cb are goga_reduce and goga_allreduce
+// for user-defined operators, which call back into Go: Go declares the
+// others noescape and nocallback, which a callback would break.
+static inline int goga_reduce_cb(void *s, void *r, int count, goga_h t, goga_h op, int root, goga_h c) {
+	return MPI_Reduce(G_SB(s), r, count, G_TYPE(t), G_OP(op), root, G_COMM(c));
+}
+static inline int goga_allreduce_cb(void *s, void *r, int count, goga_h t, goga_h op, goga_h c) {
+	return MPI_Allreduce(G_SB(s), r, count, G_TYPE(t), G_OP(op), G_COMM(c));
+}
+
+// ---- user-defined operators ----
+// MPI_User_function carries no user data, so each operator slot has its own
+// C function, which tells Go (gogaUserOp, cgo/userop.go) its slot.
+#define GOGA_USER_OPS 16
+extern void gogaUserOp(int slot, void *in, void *inout, int len);
+#define GOGA_USER_OP(k) \
+	static inline void goga_user_op_##k(void *in, void *inout, int *len, MPI_Datatype *dt) { \
+		(void)dt; \
+		gogaUserOp(k, in, inout, *len); \
+	}
+GOGA_USER_OP(0) GOGA_USER_OP(1) GOGA_USER_OP(2) GOGA_USER_OP(3)
+GOGA_USER_OP(4) GOGA_USER_OP(5) GOGA_USER_OP(6) GOGA_USER_OP(7)
+GOGA_USER_OP(8) GOGA_USER_OP(9) GOGA_USER_OP(10) GOGA_USER_OP(11)
+GOGA_USER_OP(12) GOGA_USER_OP(13) GOGA_USER_OP(14) GOGA_USER_OP(15)
+static inline int goga_op_create(int slot, int commute, goga_h *op) {
+	static MPI_User_function *const fns[GOGA_USER_OPS] = {
+		goga_user_op_0, goga_user_op_1, goga_user_op_2, goga_user_op_3,
+		goga_user_op_4, goga_user_op_5, goga_user_op_6, goga_user_op_7,
+		goga_user_op_8, goga_user_op_9, goga_user_op_10, goga_user_op_11,
+		goga_user_op_12, goga_user_op_13, goga_user_op_14, goga_user_op_15,
+	};
+	MPI_Op o;
+	int rc = MPI_Op_create(fns[slot], commute, &o);
+	*op = (goga_h)o;
+	return rc;
+}
+static inline int goga_op_free(goga_h op) {
+	MPI_Op o = G_OP(op);
+	return MPI_Op_free(&o);
+}
 static inline int goga_ibarrier(goga_h c, goga_h *req) {
 	MPI_Request r;
 	int rc = MPI_Ibarrier(G_COMM(c), &r);

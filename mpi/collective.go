@@ -76,6 +76,9 @@ func Reduce[T Elem](c *Comm, send, recv []T, o Op, root int) error {
 	if err != nil {
 		return err
 	}
+	if o.u != nil {
+		return check("Reduce", cgo.ReduceCB(sendPtr(send), ptr(recv), n, e.dt, o.h, root, c.h))
+	}
 	return check("Reduce", cgo.Reduce(sendPtr(send), ptr(recv), n, e.dt, o.h, root, c.h))
 }
 
@@ -85,6 +88,9 @@ func Allreduce[T Elem](c *Comm, send, recv []T, o Op) error {
 	n, e, err := reduceArgs(c, "Allreduce", send, recv, o, true)
 	if err != nil {
 		return err
+	}
+	if o.u != nil {
+		return check("Allreduce", cgo.AllreduceCB(sendPtr(send), ptr(recv), n, e.dt, o.h, c.h))
 	}
 	return check("Allreduce", cgo.Allreduce(sendPtr(send), ptr(recv), n, e.dt, o.h, c.h))
 }

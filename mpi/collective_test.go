@@ -19,6 +19,8 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -1015,6 +1017,7 @@ func TestCollectives(t *testing.T) {
 			pcMust(t, "Ibarrier Wait", err)
 		})
 
+		t.Run("UserOp", func(t *testing.T) { testUserOp(t, w) })
 		t.Run("SubComm", func(t *testing.T) {
 			// Collectives on a communicator smaller than World use its own
 			// ranks and size: even and odd ranks of World.
@@ -1054,4 +1057,114 @@ func wantLongSum(i, n int) int32 {
 		s += (i * (k + 1)) % 1000
 	}
 	return int32(s)
+}
+
+// digits encodes a decimal string as its value·16 + its length; concat joins
+// two (in first): associative, not commutative, so it shows the order in
+// which a reduction combined the ranks.
+func digits(s string) int64 {
+	v, _ := strconv.ParseInt(s, 10, 64)
+	return v*16 + int64(len(s))
+}
+
+func concat(in, inout []int64) {
+	for i, b := range inout {
+		a := in[i]
+		p := int64(1)
+		for range b % 16 {
+			p *= 10
+		}
+		inout[i] = ((a/16)*p+b/16)*16 + a%16 + b%16
+	}
+}
+
+// ranksUpTo is "12…(k)": the digits of ranks 0..k-1, each plus one.
+func ranksUpTo(k int) string {
+	var b strings.Builder
+	for i := range k {
+		b.WriteByte(byte('1' + i))
+	}
+	return b.String()
+}
+
+func testUserOp(t *testing.T, w *mpi.Comm) {
+	n, r := w.Size(), w.Rank()
+	op, err := mpi.NewOp(concat, false)
+	pcMust(t, "NewOp", err)
+	mine := digits(strconv.Itoa(r + 1))
+
+	// Every reduction combines the ranks in rank order; the second element
+	// shows it per element.
+	got := make([]int64, 2)
+	pcMust(t, "Allreduce", mpi.Allreduce(w, []int64{mine, mine}, got, op))
+	pcEq(t, "Allreduce with a user-defined operator", got, []int64{digits(ranksUpTo(n)), digits(ranksUpTo(n))})
+	got = []int64{mine}
+	pcMust(t, "Allreduce in place", mpi.Allreduce(w, nil, got, op))
+	pcEq(t, "Allreduce in place", got, []int64{digits(ranksUpTo(n))})
+	root := n - 1
+	got = []int64{0}
+	pcMust(t, "Reduce", mpi.Reduce(w, []int64{mine}, got, op, root))
+	if r == root {
+		pcEq(t, "Reduce with a user-defined operator", got, []int64{digits(ranksUpTo(n))})
+	}
+	pcMust(t, "Scan", mpi.Scan(w, []int64{mine}, got, op))
+	pcEq(t, "Scan with a user-defined operator", got, []int64{digits(ranksUpTo(r + 1))})
+	got = []int64{-1}
+	pcMust(t, "Exscan", mpi.Exscan(w, []int64{mine}, got, op))
+	if r > 0 {
+		pcEq(t, "Exscan with a user-defined operator", got, []int64{digits(ranksUpTo(r))})
+	}
+	send := make([]int64, n)
+	for i := range send {
+		send[i] = mine
+	}
+	counts := make([]int, n)
+	for i := range counts {
+		counts[i] = 1
+	}
+	got = []int64{0}
+	pcMust(t, "ReduceScatter", mpi.ReduceScatter(w, send, got, counts, op))
+	pcEq(t, "ReduceScatter with a user-defined operator", got, []int64{digits(ranksUpTo(n))})
+
+	// A float64 operator: the sum, combined in rank order.
+	sum, err := mpi.NewOp(func(in, inout []float64) {
+		for i, v := range in {
+			inout[i] += v
+		}
+	}, true)
+	pcMust(t, "NewOp", err)
+	f := []float64{float64(r) + 0.5}
+	pcMust(t, "Allreduce", mpi.Allreduce(w, nil, f, sum))
+	pcEq(t, "Allreduce of a user-defined sum", f, []float64{float64(n*(n-1))/2 + 0.5*float64(n)})
+
+	// Misuse: another element type, a nonblocking reduction, a freed
+	// operator, a second Free, a predefined Free.
+	pcArgErr(t, "Allreduce of float64 with an int64 operator", mpi.Allreduce(w, nil, f, op), "op")
+	_, err = mpi.Iallreduce(w, nil, got, op)
+	pcArgErr(t, "Iallreduce with a user-defined operator", err, "op")
+	pcMust(t, "Free", op.Free())
+	pcArgErr(t, "Allreduce with a freed operator", mpi.Allreduce(w, nil, got, op), "op")
+	pcArgErr(t, "a second Free", op.Free(), "op")
+	pcArgErr(t, "Free of Sum", mpi.Sum.Free(), "op")
+	pcMust(t, "Free", sum.Free())
+
+	// The slots run out, and come back when freed.
+	var ops []mpi.Op
+	for range 64 {
+		o, err := mpi.NewOp(concat, false)
+		if err != nil {
+			pcArgErr(t, "NewOp past the slots", err, "f")
+			break
+		}
+		ops = append(ops, o)
+	}
+	if len(ops) == 64 {
+		t.Errorf("64 user-defined operators at once; want an error past the slots")
+	}
+	for _, o := range ops {
+		pcMust(t, "Free", o.Free())
+	}
+	again, err := mpi.NewOp(concat, false)
+	pcMust(t, "NewOp after freeing", err)
+	pcMust(t, "Free", again.Free())
 }

@@ -31,6 +31,17 @@
 // that take the communicator first (mpi.Send(c, buf, dest, tag)); calls with no
 // buffer are methods (c.Barrier(), c.Split(color, key)).
 //
+// # Operators
+//
+// Reductions take a predefined operator (Sum, Max, Bor, ...) or one that
+// NewOp makes of a Go function (MPI_Op_create), which MPI calls from inside
+// Reduce, Allreduce, Scan, Exscan and ReduceScatter. A non-commutative one is
+// applied in rank order, so every rank gets the same bits:
+//
+//	concat, _ := mpi.NewOp(func(in, inout []int64) { ... }, false)
+//	defer concat.Free()
+//	err := mpi.Allreduce(c, nil, x, concat)
+//
 // # Errors
 //
 // Communicators and windows use MPI_ERRORS_RETURN, so an MPI failure comes back
@@ -148,6 +159,7 @@
 //	st.GetCount(type), GetSource, GetTag  st.Count, st.Source, st.Tag
 //	OpSum, OpMin, OpMax, OpProd, OpLand,  Sum, Min, Max, Prod, Land, Lor, Lxor,
 //	  OpLor, OpLxor, OpBand, OpBor, OpBxor  Band, Bor, Bxor
+//	(no user-defined operators)           NewOp(f, commute), op.Free()
 //	c.Mprobe / MrecvBytes                 Probe then Recv (no matched-probe API yet)
 //	AnySource, AnyTag                     AnySource, AnyTag
 //
