@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/mpitest"
@@ -33,7 +34,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("Errors", func(t *testing.T) { eachMode(t, testErrors) })
 		t.Run("Collective", func(t *testing.T) { eachMode(t, testCollectiveErrors) })
 		t.Run("BarrierMax", func(t *testing.T) { eachMode(t, testBarrierMax) })
-		t.Run("AllMaxGather", func(t *testing.T) { eachMode(t, testAllMaxGather) })
+		t.Run("AllMaxReduce", func(t *testing.T) { eachMode(t, testAllMaxReduce) })
 		t.Run("Finalize", func(t *testing.T) { eachMode(t, testFinalize) })
 		t.Run("DefaultInit", testDefaultInit)
 	}, bothTransports)
@@ -163,51 +164,168 @@ func testBarrierMax(t *testing.T, rt *armci.Runtime) {
 	must(t, s.Free())
 }
 
-// testAllMaxGather: many gathers in a row, mixed with plain barriers, each
-// rank's bytes (of its own length, up to GatherCap) changing every episode:
-// every rank must read every rank's bytes of this episode, and the maxima.
-// Only where the barrier is in shared memory; elsewhere the call does
-// nothing and says so. Too many bytes are refused.
-func testAllMaxGather(t *testing.T, rt *armci.Runtime) {
+// testAllMaxReduce: many reductions and broadcasts in a row, of every op
+// and element type and of lengths up to the cap, mixed with barriers and
+// plain agreements, each rank's values changing every episode: every rank
+// must get the rank-order combination and the maxima. Then the processes
+// mixing calls (every reducing rank gets ErrMixed, v reduced, out untouched), a
+// length over every cap (nothing done), and the refusals.
+func testAllMaxReduce(t *testing.T, rt *armci.Runtime) {
 	me, n := rt.Rank(), rt.Size()
-	bytesOf := func(ep, r int) []byte {
-		b := make([]byte, (ep*13+r*101)%(armci.GatherCap+1))
-		for i := range b {
-			b[i] = byte(ep + 3*r + i)
-		}
-		return b
-	}
-	_, err := rt.AllMaxGather(nil, make([]byte, armci.GatherCap+1), nil)
-	wantErr(t, "AllMaxGather of GatherCap+1 bytes", err, "mine", nil)
-	for ep := range 500 {
-		if ep%5 == 2 {
+	for ep := range 400 {
+		v := []int64{int64(ep * me), int64(-me)}
+		wantV := []int64{int64(ep * (n - 1)), 0}
+		var ok bool
+		var err error
+		what := ""
+		switch ep % 8 {
+		case 0:
 			must(t, rt.Barrier())
 			continue
+		case 1:
+			must(t, rt.AllMax(v))
+			ok, what = true, "AllMax"
+		case 2: // float64 sums of integers: exact in any grouping
+			ok, err = reduceCase(t, rt, v, ep, func(r, i int) float64 { return float64(ep + r*i) }, armci.ReduceSum, func(a, b float64) float64 { return a + b })
+			what = "float64 sum"
+		case 3:
+			ok, err = reduceCase(t, rt, v, ep, func(r, i int) int32 { return int32((r*7+i+ep)%13 - 6) }, armci.ReduceMax, func(a, b int32) int32 { return max(a, b) })
+			what = "int32 max"
+		case 4:
+			ok, err = reduceCase(t, rt, v, ep, func(r, i int) int64 { return 1 << ((r + i + ep) % 63) }, armci.ReduceOr, func(a, b int64) int64 { return a | b })
+			what = "int64 or"
+		case 5:
+			ok, err = reduceCase(t, rt, v, ep, func(r, i int) float32 { return float32(r*i%17) - 8.5 }, armci.ReduceMin, func(a, b float32) float32 { return min(a, b) })
+			what = "float32 min"
+		case 6: // products of ±1 and ±i: exact
+			ok, err = reduceCase(t, rt, v, ep, func(r, i int) complex128 { return []complex128{1, 1i, -1, -1i}[(r+i)%4] }, armci.ReduceProd, func(a, b complex128) complex128 { return a * b })
+			what = "complex128 product"
+		case 7:
+			root := ep % n
+			buf := reduceInput(ep, root, func(r, i int) byte { return byte(ep + 3*r + i) })
+			out := make([]byte, len(buf))
+			mine := buf
+			if me != root {
+				mine = make([]byte, len(buf)) // not read
+			}
+			ok, err = rt.AllMaxBrdcst(v, mine, out, root)
+			if ok != (len(buf) <= rt.ReduceCap()) {
+				fatalf(t, "AllMaxBrdcst of %d bytes reported done = %v", len(buf), ok)
+			}
+			if ok && !slices.Equal(out, buf) {
+				fatalf(t, "episode %d: broadcast of %d bytes from %d: got %v…, want %v…", ep, len(buf), root, out[:min(8, len(out))], buf[:min(8, len(buf))])
+			}
+			what = "broadcast"
 		}
-		v := []int64{int64(ep * me), int64(-me)}
-		calls := 0
-		ok, err := rt.AllMaxGather(v, bytesOf(ep, me), func(all []int64, of func(int) []byte) {
-			calls++
-			if want := []int64{int64(ep * (n - 1)), 0}; !slices.Equal(all, want) {
-				t.Errorf("episode %d: maxima %v, want %v", ep, all, want)
-			}
-			for r := range n {
-				if !slices.Equal(of(r), bytesOf(ep, r)) {
-					fatalf(t, "episode %d: rank %d's bytes differ (%d of them, want %d)", ep, r, len(of(r)), len(bytesOf(ep, r)))
-				}
-			}
-		})
 		must(t, err)
-		if ok != rt.SharedBarrier() {
-			fatalf(t, "AllMaxGather reported %v where SharedBarrier() = %v", ok, rt.SharedBarrier())
-		}
 		if !ok {
-			return
+			continue // past the cap of this runtime's way (checked in reduceCase)
 		}
-		if calls != 1 {
-			fatalf(t, "episode %d: deliver called %d times", ep, calls)
+		if !slices.Equal(v, wantV) {
+			t.Errorf("episode %d (%s): maxima %v, want %v", ep, what, v, wantV)
 		}
 	}
+
+	// Mixed calls: rank 0 agrees only, the others reduce and are told.
+	if n > 1 {
+		v := []int64{int64(me)}
+		out := []float64{-7}
+		if me == 0 {
+			must(t, rt.AllMax(v)) // its maxima tell a caller that agrees
+		} else {
+			_, err := armci.AllMaxReduce(rt, v, []float64{1}, out, armci.ReduceSum)
+			wantErr(t, "AllMaxReduce beside AllMax", err, "call", armci.ErrMixed)
+			if out[0] != -7 {
+				t.Errorf("AllMaxReduce beside AllMax wrote out: %v", out)
+			}
+		}
+		if v[0] != int64(n-1) {
+			t.Errorf("mixed calls: maxima %v, want [%d]", v, n-1)
+		}
+		// Different ops.
+		op := armci.ReduceSum
+		if me == n-1 {
+			op = armci.ReduceProd
+		}
+		_, err := armci.AllMaxReduce(rt, nil, []float64{2}, out, op)
+		wantErr(t, "AllMaxReduce with another op", err, "call", armci.ErrMixed)
+		must(t, rt.Barrier())
+	}
+
+	// Past every cap: nothing is done, and the next call is in step.
+	big := make([]byte, armci.GatherCap+1)
+	ok, err := rt.AllMaxBrdcst(nil, big, big, 0)
+	must(t, err)
+	if ok {
+		t.Errorf("AllMaxBrdcst of %d bytes reported done", len(big))
+	}
+	bigger := make([]float64, armci.GatherCap/8+1)
+	ok, err = armci.AllMaxReduce(rt, nil, bigger, bigger, armci.ReduceSum)
+	must(t, err)
+	if ok {
+		t.Errorf("AllMaxReduce of %d float64 reported done", len(bigger))
+	}
+
+	// Refusals, on every rank before any communication.
+	_, err = armci.AllMaxReduce(rt, nil, []complex64{1}, []complex64{0}, armci.ReduceMax)
+	wantErr(t, "AllMaxReduce max of complex64", err, "op", nil)
+	_, err = armci.AllMaxReduce(rt, nil, []float64{1}, []float64{0}, armci.ReduceOr)
+	wantErr(t, "AllMaxReduce or of float64", err, "op", nil)
+	_, err = armci.AllMaxReduce(rt, nil, []int32{1, 2}, []int32{0}, armci.ReduceSum)
+	wantErr(t, "AllMaxReduce with a short out", err, "out", nil)
+	_, err = armci.AllMaxReduce(rt, make([]int64, armci.MaxReduce+1), []int32{1}, []int32{0}, armci.ReduceSum)
+	wantErr(t, "AllMaxReduce with too many maxima", err, "v", nil)
+	_, err = rt.AllMaxBrdcst(nil, []byte{1}, []byte{0}, n)
+	wantErr(t, "AllMaxBrdcst from a root out of range", err, "root", nil)
+	must(t, rt.Barrier())
+}
+
+// reduceInput is rank r's values of an episode: as many as the episode's
+// length (0 up to past GatherCap bytes) calls for, f(r, i) each.
+func reduceInput[T any](ep, r int, f func(r, i int) T) []T {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	x := make([]T, (ep*37)%(armci.GatherCap+64)/size)
+	for i := range x {
+		x[i] = f(r, i)
+	}
+	return x
+}
+
+// reduceCase reduces rank's values of the episode (reduceInput's, with f)
+// by op over every rank, and checks the result against combine applied in
+// rank order, and that x is left alone; it reports whether the call was
+// done, which it must be exactly within rt.ReduceCap().
+func reduceCase[T armci.AccElem](t *testing.T, rt *armci.Runtime, v []int64, ep int, f func(r, i int) T, op armci.ReduceOp, combine func(a, b T) T) (bool, error) {
+	t.Helper()
+	x := reduceInput(ep, rt.Rank(), f)
+	keep := slices.Clone(x)
+	out := make([]T, len(x))
+	ok, err := armci.AllMaxReduce(rt, v, x, out, op)
+	if err != nil {
+		return ok, err
+	}
+	var z T
+	bytes := len(x) * int(unsafe.Sizeof(z))
+	if ok != (bytes <= rt.ReduceCap()) {
+		fatalf(t, "AllMaxReduce of %d bytes reported done = %v (cap %d)", bytes, ok, rt.ReduceCap())
+	}
+	if !slices.Equal(x, keep) {
+		t.Errorf("AllMaxReduce changed x")
+	}
+	if !ok {
+		return ok, nil
+	}
+	want := reduceInput(ep, 0, f)
+	for r := 1; r < rt.Size(); r++ {
+		for i, b := range reduceInput(ep, r, f) {
+			want[i] = combine(want[i], b)
+		}
+	}
+	if !slices.Equal(out, want) {
+		fatalf(t, "episode %d: reduction of %d elements: got %v…, want %v…", ep, len(x), out[:min(4, len(out))], want[:min(4, len(want))])
+	}
+	return ok, nil
 }
 
 // putGetCase: every rank puts count values of T at byte off into the next

@@ -30,9 +30,9 @@ import (
 // maxima for ga's agreement) 0.70-0.74 µs against 0.45 for GA C's
 // MPI_Barrier.
 //
-// Each episode can also gather a few bytes from every rank (AllMaxGather):
-// a rank writes them into its gather slot of the episode's parity before
-// the barrier, and every rank reads every slot after it. The slots of a
+// Each episode also gathers a header and a few bytes from every rank (see
+// AllMaxReduce): a rank writes them into its gather slot of the episode's
+// parity before the barrier, and every rank reads every slot after it. The slots of a
 // parity are written again two episodes later, by a rank that has left
 // the episode between, which every rank entered after reading.
 type shmBarrier struct {
@@ -45,12 +45,14 @@ type shmBarrier struct {
 	ep     uint64 // this rank's episodes so far
 }
 
-// GatherCap is the most bytes a process contributes to one AllMaxGather.
+// GatherCap is the most bytes a process contributes to one AllMaxReduce or
+// AllMaxBrdcst on one node.
 const GatherCap = 1024
 
-// gatherSlot is one rank's bytes of one parity's episodes.
+// gatherSlot is one rank's header (see reduction; 0 for a plain AllMax) and
+// bytes of one parity's episodes.
 type gatherSlot struct {
-	n int64
+	h int64
 	b [GatherCap]byte
 	_ [64 - 8]byte
 }
@@ -133,13 +135,14 @@ func (b *shmBarrier) wait(v []int64) {
 	copy(v, cur[:])
 }
 
-// gather is wait that also leaves every rank's mine (at most GatherCap
-// bytes) in its slot of the episode, and returns the episode's slots, to be
-// read before the next episode.
-func (b *shmBarrier) gather(v []int64, mine []byte) []gatherSlot {
+// gather is wait that also leaves every rank's header h and mine (at most
+// GatherCap bytes) in its slot of the episode, and returns the episode's
+// slots, to be read before the next episode.
+func (b *shmBarrier) gather(v []int64, h int64, mine []byte) []gatherSlot {
 	par := int((b.ep + 1) % 2)
 	own := &b.slots[par*b.size+b.rank]
-	own.n = int64(copy(own.b[:], mine))
+	own.h = h
+	copy(own.b[:], mine)
 	b.wait(v) // its atomic operations publish the slot
 	return b.slots[par*b.size : (par+1)*b.size]
 }
@@ -186,46 +189,20 @@ func (rt *Runtime) BarrierMax(v []int64) error {
 
 // AllMax is BarrierMax without the fence: every process waits for the others
 // and gets the maximum of their v, but operations in flight stay in flight.
+// It is the collective of AllMaxReduce and AllMaxBrdcst (see reduce.go),
+// which a process may call at the same point instead; with v empty it is a
+// plain barrier.
 func (rt *Runtime) AllMax(v []int64) error {
 	if len(v) > MaxReduce {
 		return argErr("AllMax", "v", "%d values; at most %d", len(v), MaxReduce)
 	}
 	if rt.bar != nil {
-		rt.bar.wait(v)
+		rt.bar.gather(v, 0, nil)
 		return nil
 	}
 	if len(v) == 0 {
 		return rt.comm.Barrier()
 	}
-	return mpi.Allreduce(rt.comm, nil, v, mpi.Max)
-}
-
-// SharedBarrier reports whether the runtime's barriers run in shared memory
-// (every rank on one node), and AllMaxGather with them.
-func (rt *Runtime) SharedBarrier() bool { return rt.bar != nil }
-
-// AllMaxGather is AllMax that also gathers a few bytes: once every process
-// has called it, deliver is called with v's maximum over every process and
-// with each process's mine (at most GatherCap bytes), valid during the call.
-// It is a barrier in shared memory, where the runtime has one (every rank on
-// one node), and reports false there only: elsewhere it does nothing, and
-// the caller takes another way. Processes that call it and processes that
-// call AllMax or BarrierMax at the same point meet in the same barrier, so a
-// caller's agreement words in v tell a mismatch of calls.
-func (rt *Runtime) AllMaxGather(v []int64, mine []byte, deliver func(v []int64, of func(rank int) []byte)) (bool, error) {
-	if err := rt.valid("AllMaxGather"); err != nil {
-		return false, err
-	}
-	if len(v) > MaxReduce {
-		return false, argErr("AllMaxGather", "v", "%d values; at most %d", len(v), MaxReduce)
-	}
-	if len(mine) > GatherCap {
-		return false, argErr("AllMaxGather", "mine", "%d bytes; at most %d", len(mine), GatherCap)
-	}
-	if rt.bar == nil {
-		return false, nil
-	}
-	slots := rt.bar.gather(v, mine)
-	deliver(v, func(r int) []byte { return slots[r].b[:slots[r].n] })
-	return true, nil
+	_, err := rt.allMaxWith("AllMax", v, 0, nil, nil)
+	return err
 }

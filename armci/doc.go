@@ -51,9 +51,12 @@
 //     way (AllMax: without the fence). Layers above agree through it: a
 //     collective call tells every process whether any refused its arguments,
 //     and compares a hash of them, for the cost of the barrier it makes anyway.
-//     AllMaxGather also carries up to GatherCap bytes of every process, where
-//     the barrier is in shared memory (one node): ga's small Gop and Brdcst
-//     are that one barrier.
+//     AllMaxReduce and AllMaxBrdcst also reduce or broadcast a few bytes
+//     (GatherCap on one node, RecordCap across nodes) in the same
+//     collective, as ARMCI's armci_msg_gop and armci_msg_bcast serve GA: on
+//     one node the shared-memory barrier's slots, across nodes one
+//     MPI_Allreduce of a fixed-size record with a user-defined operator.
+//     ga's small Gop and Brdcst are that one collective.
 //
 // # Memory and its limits
 //

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -140,32 +141,36 @@ func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	return settle(g, op, array, local, a, v)
 }
 
-// agreeGather is agree (without the fence) that also gathers mine, at most
-// armci.GatherCap bytes, from every process, where the group's runtime
-// gathers in shared memory: use is called with each process's bytes once the
-// processes agreed, before agreeGather returns nil. Elsewhere it reports
-// false and does nothing, and the call takes its other way (agree, then an
-// MPI collective). Either way a process's call meets the others' in one
-// barrier, so that one taking the other way is a mismatch, not a hang.
-func agreeGather(g *group, op string, local error, a *args, mine []byte, use func(of func(rank int) []byte)) (bool, error) {
-	if !g.rt.SharedBarrier() {
-		return false, nil
-	}
+// agreeCarrying is agree (without the fence) whose collective also carries
+// a small reduction or broadcast: carry runs armci's AllMaxReduce or
+// AllMaxBrdcst with the agreement's words, leaving its result aside, and the
+// caller uses the result once agreeCarrying returns nil. The caller checks
+// that the data fits (the runtime's ReduceCap) on its process; a process
+// that finds it too long takes the other way (agree, then an MPI collective)
+// and meets the others in the same collective, so that different lengths
+// are a mismatch, not a hang.
+func agreeCarrying(g *group, op string, local error, a *args, carry func(v []int64) error) error {
 	trace(g, a)
 	now, local := a.screen(g, op, "", local)
 	if now {
-		return true, local
+		return local
 	}
 	v := words(g, local, a)
-	ok, err := g.rt.AllMaxGather(v[:], mine, func(all []int64, of func(rank int) []byte) {
-		if all[0] == 0 && all[1] == -all[2] {
-			use(of)
-		}
-	})
-	if !ok || err != nil {
-		return ok, err
+	var mixed error
+	if local != nil {
+		// A refused call may not name a reduction armci takes: this
+		// process only agrees, and the others learn why.
+		mixed = g.rt.AllMax(v[:])
+	} else {
+		mixed = carry(v[:])
 	}
-	return true, settle(g, op, "", local, a, v[:])
+	if mixed != nil && !errors.Is(mixed, armci.ErrMixed) {
+		return mixed
+	}
+	if err := settle(g, op, "", local, a, v[:]); err != nil {
+		return err
+	}
+	return mixed // the words agreed, so never: the arguments name the reduction
 }
 
 // words are a process's agreement words: who refused (rank + 1, or 0), then

@@ -248,19 +248,19 @@ func brdcst[T mpi.Elem](g *group, op string, buf []T, root int) error {
 		check = errorf(op, "", "root %d out of range [0, %d)", root, g.size())
 	}
 	l := typ[T](newArgs("Brdcst").ints("len", len(buf)).ints("root", root), "buf")
-	if b := asBytes(buf); len(b) <= armci.GatherCap {
-		// On one node a small broadcast rides on the agreement's barrier.
-		var mine []byte
-		if g.rank == root {
-			mine = b
-		}
-		if done, err := agreeGather(g, op, check, l, mine, func(of func(int) []byte) {
-			if g.rank != root {
-				copy(b, of(root))
-			}
-		}); done {
+	if b := asBytes(buf); len(b) <= g.rt.ReduceCap() {
+		// A small broadcast rides on the agreement's collective; buf
+		// stays as it was until all agreed.
+		var scratch [armci.GatherCap]byte
+		out := scratch[:len(b)]
+		if err := agreeCarrying(g, op, check, l, func(v []int64) error {
+			_, err := g.rt.AllMaxBrdcst(v, b, out, root)
+			return err
+		}); err != nil {
 			return err
 		}
+		copy(b, out)
+		return nil
 	}
 	if err := agree(g, false, op, "", check, l); err != nil {
 		return err
@@ -287,50 +287,52 @@ func gop[T Elem](g *group, name string, x []T, op string) error {
 	k := reflect.TypeFor[T]().Kind()
 	isComplex := k == reflect.Complex64 || k == reflect.Complex128
 	var o mpi.Op
+	var r armci.ReduceOp
 	var check error
 	switch op {
 	case "+":
-		o = mpi.Sum
+		o, r = mpi.Sum, armci.ReduceSum
 	case "*":
-		o = mpi.Prod
+		o, r = mpi.Prod, armci.ReduceProd
 	case "max", "absmax":
-		o = mpi.Max
+		o, r = mpi.Max, armci.ReduceMax
 	case "min", "absmin":
-		o = mpi.Min
+		o, r = mpi.Min, armci.ReduceMin
 	case "or":
-		o = mpi.Bor
+		o, r = mpi.Bor, armci.ReduceOr
 	default:
 		check = errorf(name, "", "unknown operation %q; want +, *, max, min, absmax, absmin or or", op)
 	}
 	if check == nil && (isComplex && o != mpi.Sum && o != mpi.Prod || o == mpi.Bor && k != reflect.Int32 && k != reflect.Int64) {
 		check = errorf(name, "", "operation %q is not defined for %T", op, z)
 	}
+	abs := strings.HasPrefix(op, "abs")
 	l := typ[T](newArgs("Gop").ints("len", len(x)).str("op", op), "x")
-	if n := len(x) * int(unsafe.Sizeof(z)); n <= armci.GatherCap {
-		// On one node a small reduction rides on the agreement's barrier:
-		// every process combines every process's x, in rank order, so
-		// that all get the same bits. x stays as it was until all agreed.
-		var scratch [armci.GatherCap]byte
-		mine := scratch[:n]
-		in := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(mine))), len(x))
-		copy(in, x)
-		if strings.HasPrefix(op, "abs") {
-			for i, v := range in {
-				in[i] = absReal(v)
+	if n := len(x) * int(unsafe.Sizeof(z)); n <= g.rt.ReduceCap() {
+		// A small reduction rides on the agreement's collective, combined
+		// in rank order so that every process gets the same bits; x stays
+		// as it was until all agreed.
+		var scratch [armci.GatherCap / 8]uint64 // aligned for any T
+		out := unsafe.Slice((*T)(unsafe.Pointer(&scratch[0])), len(x))
+		copy(out, x)
+		if abs {
+			for i, v := range out {
+				out[i] = absReal(v)
 			}
 		}
-		if done, err := agreeGather(g, name, check, l, mine, func(of func(int) []byte) {
-			for r := range g.size() {
-				fold(x, in, of(r), r == 0, op)
-			}
-		}); done {
+		if err := agreeCarrying(g, name, check, l, func(v []int64) error {
+			_, err := armci.AllMaxReduce(g.rt, v, out, out, r)
+			return err
+		}); err != nil {
 			return err
 		}
+		copy(x, out)
+		return nil
 	}
 	if err := agree(g, false, name, "", check, l); err != nil {
 		return err
 	}
-	if strings.HasPrefix(op, "abs") {
+	if abs {
 		for i, v := range x {
 			x[i] = absReal(v)
 		}
@@ -377,65 +379,6 @@ func (a *Array[T]) fprint(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	return nil
-}
-
-// fold folds one process's contribution b (as many elements as x) into
-// x by op, or copies it where first; in serves as scratch.
-func fold[T Elem](x, in []T, b []byte, first bool, op string) {
-	copy(asBytes(in), b)
-	if first {
-		copy(x, in)
-		return
-	}
-	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Int32:
-		combineInts(view[int32](x), view[int32](in), op)
-	case reflect.Int64:
-		combineInts(view[int64](x), view[int64](in), op)
-	case reflect.Float32:
-		combineOrdered(view[float32](x), view[float32](in), op)
-	case reflect.Float64:
-		combineOrdered(view[float64](x), view[float64](in), op)
-	default: // complex: + and * only
-		for i, v := range in {
-			if op == "+" {
-				x[i] += v
-			} else {
-				x[i] *= v
-			}
-		}
-	}
-}
-
-func combineOrdered[E ordered](x, in []E, op string) {
-	for i, v := range in {
-		switch op {
-		case "+":
-			x[i] += v
-		case "*":
-			x[i] *= v
-		case "max", "absmax":
-			if v > x[i] {
-				x[i] = v
-			}
-		case "min", "absmin":
-			if v < x[i] {
-				x[i] = v
-			}
-		}
-	}
-}
-
-// combineInts is combineOrdered with the bitwise or, which Gop takes for
-// integer types only.
-func combineInts[E ~int32 | ~int64](x, in []E, op string) {
-	if op != "or" {
-		combineOrdered(x, in, op)
-		return
-	}
-	for i, v := range in {
-		x[i] |= v
-	}
 }
 
 // absReal is |v| for the real element types (Gop refuses complex ones

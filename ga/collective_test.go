@@ -185,10 +185,11 @@ func testArrayOps[T ga.Elem](t *testing.T) {
 
 // ---- Gop and Brdcst ----
 
-// testGop: small (on one node, gathered in shared memory and combined by
-// every process) and past armci.GatherCap bytes (MPI_Allreduce).
+// testGop: small (carried by the agreement's collective), past
+// armci.RecordCap bytes (carried on one node only) and past armci.GatherCap
+// (MPI_Allreduce after the agreement everywhere).
 func testGop[T ga.Elem](t *testing.T) {
-	for _, m := range []int{6, 300} {
+	for _, m := range []int{6, 40, 300} {
 		testGopOf[T](t, m)
 	}
 }
@@ -265,9 +266,10 @@ func complexOf[T ga.Elem](v T) complex128 {
 	panic("unreachable")
 }
 
-// testBrdcst: buffers of a few bytes and, for bytes, past armci.GatherCap.
+// testBrdcst: buffers of a few bytes and, for bytes, past armci.RecordCap
+// and past armci.GatherCap.
 func testBrdcst(t *testing.T) {
-	for _, nb := range []int{13, 3000} {
+	for _, nb := range []int{13, 600, 3000} {
 		testBrdcstOf(t, nb)
 	}
 }

@@ -147,8 +147,8 @@ func testOneProcessDiffers(t *testing.T) {
 	sameElems(t, "Gop buffer", buf, []float64{1, 2, 3})
 	refusedByAll(t, "Brdcst with every process its own root", "Brdcst", ga.Brdcst(buf, ga.Nodeid()))
 	sameElems(t, "Brdcst buffer", buf, []float64{1, 2, 3})
-	// One process small enough to ride on the agreement's barrier (on one
-	// node), the others not: they meet in one barrier all the same.
+	// One process small enough to ride on the agreement's collective (on
+	// one node), the others not: they meet in it all the same.
 	big := make([]float64, 200)
 	for i := range big {
 		big[i] = float64(i)
@@ -158,6 +158,15 @@ func testOneProcessDiffers(t *testing.T) {
 	sameElems(t, "Gop buffer", big, keep)
 	refusedByAll(t, "Brdcst of 100 against 200 elements", "Brdcst", ga.Brdcst(big[:oddOne(200, 100)], 0))
 	sameElems(t, "Brdcst buffer", big, keep)
+	// The same across nodes, where at most armci.RecordCap bytes ride on
+	// the agreement's MPI_Allreduce.
+	refusedByAll(t, "Gop of 20 against 40 elements", "Gop", ga.Gop(big[:oddOne(40, 20)], "+"))
+	sameElems(t, "Gop buffer", big, keep)
+	refusedByAll(t, "Brdcst of 20 against 40 elements", "Brdcst", ga.Brdcst(big[:oddOne(40, 20)], 0))
+	sameElems(t, "Brdcst buffer", big, keep)
+	// One process refuses its own op: it only agrees, the others reduce.
+	refusedByAll(t, "Gop with an unknown op on one process", "Gop", ga.Gop(buf, oddOne("+", "avg")))
+	sameElems(t, "Gop buffer", buf, []float64{1, 2, 3})
 	refusedByAll(t, "CreateMutexes with another count", "CreateMutexes", ga.CreateMutexes(oddOne(2, 3)))
 	must(t, ga.CreateMutexes(2)) // none were created
 	must(t, ga.DestroyMutexes())
