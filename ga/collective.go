@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/armci"
@@ -247,15 +248,16 @@ func brdcst[T mpi.Elem](g *group, op string, buf []T, root int) error {
 	if root < 0 || root >= g.size() {
 		check = errorf(op, "", "root %d out of range [0, %d)", root, g.size())
 	}
-	l := typ[T](newArgs("Brdcst").ints("len", len(buf)).ints("root", root), "buf")
+	l := messageArgs(&g.lastBrdcst, reflect.TypeFor[T](), len(buf), root, "", func() *args {
+		return typ[T](newArgs("Brdcst").ints("len", len(buf)).ints("root", root), "buf")
+	})
 	if b := asBytes(buf); len(b) <= g.rt.ReduceCap() {
 		// A small broadcast rides on the agreement's collective; buf
 		// stays as it was until all agreed.
-		var scratch [armci.GatherCap]byte
-		out := scratch[:len(b)]
-		if err := agreeCarrying(g, op, check, l, func(v []int64) error {
-			_, err := g.rt.AllMaxBrdcst(v, b, out, root)
-			return err
+		out := asBytes(scratchFor(len(b)))[:len(b)]
+		if err := agreeCarrying(g, op, check, l, func(v [3]int64) ([3]int64, error) {
+			_, err := g.rt.AllMaxBrdcst(v[:], b, out, root)
+			return v, err
 		}); err != nil {
 			return err
 		}
@@ -266,6 +268,41 @@ func brdcst[T mpi.Elem](g *group, op string, buf []T, root int) error {
 		return err
 	}
 	return mpi.Bcast(g.comm(), buf, root)
+}
+
+// scratchFor returns at least n bytes of scratch, at most armci.GatherCap,
+// aligned for any element type. It is inlined, so they live on the
+// caller's stack; only what a small call needs is zeroed (a whole
+// GatherCap was a seventh of a one-element Gop's time on one process).
+func scratchFor(n int) []uint64 {
+	if n <= 64 {
+		var small [8]uint64
+		return small[:]
+	}
+	var big [armci.GatherCap / 8]uint64
+	return big[:]
+}
+
+// messageArgs is the agreement text of a Gop or Brdcst of n elements of t
+// with op or root: last's if it has the same, else made by make and kept in
+// last. Iterative solvers call them in their inner loops with the same
+// arguments; building and hashing the text each time cost half of a
+// one-element Gop on one process.
+func messageArgs(last *atomic.Pointer[keptMessage], t reflect.Type, n, root int, op string, make func() *args) *args {
+	if m := last.Load(); m != nil && m.t == t && m.n == n && m.root == root && m.op == op {
+		return m.l
+	}
+	m := &keptMessage{t: t, n: n, root: root, op: op, l: make().kept()}
+	last.Store(m)
+	return m.l
+}
+
+// keptMessage is what messageArgs keeps: the arguments, and their text.
+type keptMessage struct {
+	t       reflect.Type
+	n, root int
+	op      string
+	l       *args
 }
 
 // Gop combines x elementwise over every process and leaves the result in every
@@ -307,22 +344,23 @@ func gop[T Elem](g *group, name string, x []T, op string) error {
 		check = errorf(name, "", "operation %q is not defined for %T", op, z)
 	}
 	abs := strings.HasPrefix(op, "abs")
-	l := typ[T](newArgs("Gop").ints("len", len(x)).str("op", op), "x")
+	l := messageArgs(&g.lastGop, reflect.TypeFor[T](), len(x), 0, op, func() *args {
+		return typ[T](newArgs("Gop").ints("len", len(x)).str("op", op), "x")
+	})
 	if n := len(x) * int(unsafe.Sizeof(z)); n <= g.rt.ReduceCap() {
 		// A small reduction rides on the agreement's collective, combined
 		// in rank order so that every process gets the same bits; x stays
 		// as it was until all agreed.
-		var scratch [armci.GatherCap / 8]uint64 // aligned for any T
-		out := unsafe.Slice((*T)(unsafe.Pointer(&scratch[0])), len(x))
+		out := unsafe.Slice((*T)(unsafe.Pointer(&scratchFor(n)[0])), len(x))
 		copy(out, x)
 		if abs {
 			for i, v := range out {
 				out[i] = absReal(v)
 			}
 		}
-		if err := agreeCarrying(g, name, check, l, func(v []int64) error {
-			_, err := armci.AllMaxReduce(g.rt, v, out, out, r)
-			return err
+		if err := agreeCarrying(g, name, check, l, func(v [3]int64) ([3]int64, error) {
+			_, err := armci.AllMaxReduce(g.rt, v[:], out, out, r)
+			return v, err
 		}); err != nil {
 			return err
 		}

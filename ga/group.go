@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/blacs"
@@ -49,6 +50,9 @@ type group struct {
 	scratchA, scratchB, scratchC scratch
 	// strided backs the single-owner strided transfers (see fastStrided).
 	strided sync.Pool
+	// The agreement text of the last Gop and the last Brdcst (see
+	// messageArgs).
+	lastGop, lastBrdcst atomic.Pointer[keptMessage]
 }
 
 type destroyer interface{ Destroy() error }

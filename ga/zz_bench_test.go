@@ -59,6 +59,28 @@ func BenchmarkPatch(b *testing.B) {
 	})
 }
 
+// BenchmarkMessages times Gop and Brdcst of one element on one rank: the
+// cost of a call above its synchronization.
+func BenchmarkMessages(b *testing.B) {
+	if err := ga.Init(); err != nil {
+		b.Fatal(err)
+	}
+	defer ga.Terminate()
+	x := []float64{1}
+	b.Run("dgop", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ga.Gop(x, "+")
+		}
+	})
+	b.Run("brdcst", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ga.Brdcst(x, 0)
+		}
+	})
+}
+
 // BenchmarkLuSolve times LuSolve of n = 1000 on one rank: the copies in and
 // out of ScaLAPACK's layout and the solve.
 func BenchmarkLuSolve(b *testing.B) {
