@@ -35,6 +35,7 @@ func TestTransfers(t *testing.T) {
 		t.Run("Collective", func(t *testing.T) { eachMode(t, testCollectiveErrors) })
 		t.Run("BarrierMax", func(t *testing.T) { eachMode(t, testBarrierMax) })
 		t.Run("AllMaxReduce", func(t *testing.T) { eachMode(t, testAllMaxReduce) })
+		t.Run("Revive", func(t *testing.T) { eachMode(t, testRevive) })
 		t.Run("Finalize", func(t *testing.T) { eachMode(t, testFinalize) })
 		t.Run("DefaultInit", testDefaultInit)
 	}, bothTransports)
@@ -162,6 +163,60 @@ func testBarrierMax(t *testing.T, rt *armci.Runtime) {
 		must(t, rt.Barrier())
 	}
 	must(t, s.Free())
+}
+
+// testRevive: segments of two shapes, allocated and freed in turn many
+// times, each written whole before it is freed: every revived one must
+// read as zeros, tail bytes included, as a new shared-memory window does,
+// and every one must move data between ranks. Where the
+// parts are in one node's shared memory, later ones revive retired windows
+// (none before ReviveAfter Frees); elsewhere none does.
+func testRevive(t *testing.T, rt *armci.Runtime) {
+	me, n := rt.Rank(), rt.Size()
+	before := armci.Revived(rt)
+	shared := false
+	for i := range 3 * armci.ReviveAfter {
+		size := 40000 + 8*me // parts of different sizes, not whole pages
+		if i%3 == 2 {
+			size = 5000
+		}
+		was := armci.Revived(rt)
+		s := malloc(t, rt, size)
+		shared = s.SharedMemory()
+		local := s.Local()
+		for j, b := range local {
+			if b != 0 && armci.Revived(rt) > was {
+				fatalf(t, "revived segment %d: byte %d of %d is %d, not 0", i, j, len(local), b)
+			}
+		}
+		for j := range local {
+			local[j] = byte(i + j + 1)
+		}
+		must(t, rt.Barrier())
+		next := (me + 1) % n
+		want := []int64{int64(i), int64(me)}
+		must(t, armci.Put(s, next, 8, want))
+		must(t, rt.AllFence())
+		must(t, rt.Barrier())
+		got := make([]int64, 2)
+		must(t, armci.Get(s, next, 8, got))
+		if !slices.Equal(got, want) {
+			t.Errorf("segment %d: read back %v from rank %d, want %v", i, got, next, want)
+		}
+		must(t, rt.Barrier())
+		must(t, s.Free())
+		if i < armci.ReviveAfter && armci.Revived(rt) != before {
+			fatalf(t, "segment %d revived a window retired fewer than %d Frees ago", i, armci.ReviveAfter)
+		}
+	}
+	revived := armci.Revived(rt) - before
+	// One process's window is private memory, whose pages MADV_REMOVE
+	// cannot remove: it is not revived.
+	if shared && n > 1 && revived == 0 {
+		t.Errorf("no segment revived a retired window in shared memory")
+	} else if !shared && revived != 0 {
+		t.Errorf("%d segments revived retired windows outside one node's shared memory", revived)
+	}
 }
 
 // testAllMaxReduce: many reductions and broadcasts in a row, of every op

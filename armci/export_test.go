@@ -32,3 +32,14 @@ func Progressing(rt *Runtime) bool {
 	defer rt.mu.Unlock()
 	return rt.progressStop != nil
 }
+
+// ReviveAfter is how many Frees ago a window must have been retired for a
+// segment to revive it.
+const ReviveAfter = reviveAfter
+
+// Revived is how many retired windows segments have revived.
+func Revived(rt *Runtime) int {
+	rt.retired.mu.Lock()
+	defer rt.retired.mu.Unlock()
+	return rt.retired.revived
+}

@@ -1,6 +1,7 @@
 package armci
 
 import (
+	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -25,9 +26,18 @@ import (
 // communicator, the oldest of that communicator's at the Free that passed
 // the limit. Every process of the communicator counts the same segments in
 // the same order (Free is collective), so they free the same window together.
+//
+// A segment in one node's shared memory whose parts have the sizes of a
+// retired window's, retired at least reviveAfter Frees ago on the same
+// communicator, revives that window instead of allocating one (revive):
+// programs create and destroy arrays of one shape in loops, and an
+// MPI_Win_allocate_shared with its MPI_Win_free cost more than the rest of
+// a Create and Destroy together. A stale slice is then caught for
+// reviveAfter Frees instead of maxRetired.
 const (
 	maxRetired      = 64
 	maxRetiredBytes = 1 << 40
+	reviveAfter     = maxRetired / 2
 )
 
 type retiredWin struct {
@@ -36,11 +46,16 @@ type retiredWin struct {
 	extra *mpi.Comm // freed after win (a node's communicator), or nil
 	pages []byte    // the inaccessible pages, or nil
 	bytes int       // the window's size over all its processes
+	// sizes are the parts' sizes of a window that can be revived: one
+	// node's shared memory, whose pages were removed (they read as zeros
+	// when accessible again); nil for others.
+	sizes []int
 }
 
 type retirement struct {
-	mu   sync.Mutex
-	wins []retiredWin // in the order of retirement
+	mu      sync.Mutex
+	wins    []retiredWin // in the order of retirement
+	revived int          // windows revived so far (for tests)
 }
 
 // innerPages returns the whole pages inside p.
@@ -64,20 +79,23 @@ func innerPages(p []byte) []byte {
 // be c or, for a segment over several nodes, c's ranks on this node: every
 // process of c retires the same segments in the same order, so each node's
 // processes free their window together.
-func (r *retirement) retire(w *mpi.Win, c *mpi.Comm, local []byte, bytes int, extra *mpi.Comm) error {
+// sizes, where not nil, are the parts' sizes of a window in one node's
+// shared memory, which a later segment may revive.
+func (r *retirement) retire(w *mpi.Win, c *mpi.Comm, local []byte, bytes int, extra *mpi.Comm, sizes []int) error {
 	pages := innerPages(local)
 	if pages != nil {
 		// Shared memory gives its pages back to the file system only when
 		// removed; private memory when dropped.
 		if syscall.Madvise(pages, syscall.MADV_REMOVE) != nil {
+			sizes = nil // its pages may keep their bytes
 			_ = syscall.Madvise(pages, syscall.MADV_DONTNEED)
 		}
 		if syscall.Mprotect(pages, syscall.PROT_NONE) != nil {
-			pages = nil
+			pages, sizes = nil, nil
 		}
 	}
 	r.mu.Lock()
-	r.wins = append(r.wins, retiredWin{win: w, comm: c, extra: extra, pages: pages, bytes: bytes})
+	r.wins = append(r.wins, retiredWin{win: w, comm: c, extra: extra, pages: pages, bytes: bytes, sizes: sizes})
 	var oldest []retiredWin
 	for {
 		n, sum, first := 0, 0, -1
@@ -97,6 +115,58 @@ func (r *retirement) retire(w *mpi.Win, c *mpi.Comm, local []byte, bytes int, ex
 	}
 	r.mu.Unlock()
 	return freeRetired(oldest)
+}
+
+// revivable returns which of c's retired windows (counted from the oldest)
+// a segment with parts of sizes can revive, or -1. Every process of c
+// finds the same one where every process's pages were removed alike; the
+// caller agrees on it before revive.
+func (r *retirement) revivable(c *mpi.Comm, sizes []int) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n, found := 0, -1
+	for _, x := range r.wins {
+		if x.comm != c {
+			continue
+		}
+		if found < 0 && x.sizes != nil && slices.Equal(x.sizes, sizes) {
+			found = n
+		}
+		n++
+	}
+	if found < 0 || n-found < reviveAfter {
+		return -1
+	}
+	return found
+}
+
+// revive takes c's k-th retired window (counted from the oldest) out of
+// retirement, its pages accessible again (they read as zeros).
+func (r *retirement) revive(c *mpi.Comm, k int) (*mpi.Win, error) {
+	r.mu.Lock()
+	var x retiredWin
+	for i, w := range r.wins {
+		if w.comm != c {
+			continue
+		}
+		if k == 0 {
+			x = w
+			r.wins = append(r.wins[:i:i], r.wins[i+1:]...)
+			r.revived++
+			break
+		}
+		k--
+	}
+	r.mu.Unlock()
+	if x.win == nil {
+		return nil, argErr("Malloc", "size", "no retired window to revive")
+	}
+	if x.pages != nil {
+		if err := syscall.Mprotect(x.pages, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+			return nil, err
+		}
+	}
+	return x.win, nil
 }
 
 // freeAll frees every retired window, in the order they were retired.

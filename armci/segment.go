@@ -174,8 +174,14 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 	if cause != nil {
 		verdict = c.Rank() + 1
 	}
-	all := []int{0}
-	if err := mpi.Allreduce(c, []int{verdict}, all, mpi.Max); err != nil {
+	// The same agreement settles which retired window to revive, if any:
+	// the one every process proposes.
+	revive := -1
+	if rt.shm && single {
+		revive = rt.retired.revivable(c, sizes)
+	}
+	all := []int{0, 0, 0}
+	if err := mpi.Allreduce(c, []int{verdict, revive, -revive}, all, mpi.Max); err != nil {
 		node.free()
 		return nil, err
 	}
@@ -189,9 +195,12 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), allMapped: rt.shm && single, sizes: sizes}
 	s.cpu = s.allMapped || rt.am != nil
 	var err error
+	if all[1] != -all[2] {
+		revive = -1
+	}
 	switch {
 	case s.allMapped:
-		err = s.mapAll(size)
+		err = s.mapAll(size, revive)
 	case node != nil:
 		err = s.mapNodes(node, size)
 	case rt.am != nil:
@@ -276,9 +285,17 @@ func partIn(mem []byte, size int) (lock *uint32, part []byte, off int) {
 }
 
 // mapAll makes the segment one shared-memory window whose parts every rank
-// maps; it is collective.
-func (s *Segment) mapAll(size int) error {
-	w, err := mpi.WinAllocateShared(s.comm, partSize(size), 1)
+// maps: a new one, or the retired window that every rank agreed to revive
+// (revive, counted from the oldest on the communicator; -1: none). It is
+// collective.
+func (s *Segment) mapAll(size, revive int) error {
+	var w *mpi.Win
+	var err error
+	if revive >= 0 {
+		w, err = s.rt.retired.revive(s.comm, revive)
+	} else {
+		w, err = mpi.WinAllocateShared(s.comm, partSize(size), 1)
+	}
 	if err != nil {
 		return err
 	}
@@ -294,6 +311,18 @@ func (s *Segment) mapAll(size int) error {
 		s.to[r] = s.mapPart(r)
 	}
 	*s.locks[s.rank] = 0
+	if revive >= 0 {
+		// The removed pages read as zeros; the bytes that share a page
+		// with the window's other memory kept the old segment's.
+		local := s.parts[s.rank]
+		if in := innerPages(local); in != nil {
+			head := int(uintptr(unsafe.Pointer(unsafe.SliceData(in))) - uintptr(unsafe.Pointer(unsafe.SliceData(local))))
+			clear(local[:head])
+			clear(local[head+len(in):])
+		} else {
+			clear(local)
+		}
+	}
 	if err := s.comm.Barrier(); err != nil {
 		w.Free()
 		return err
@@ -469,7 +498,11 @@ func (s *Segment) Free() error {
 	if s.amID != 0 {
 		s.rt.am.unregister(s.amID)
 	}
-	if err := s.rt.retired.retire(keep, s.comm, s.Local(), total, extra); err != nil {
+	var revivable []int // a window in one node's shared memory
+	if s.allMapped {
+		revivable = s.sizes
+	}
+	if err := s.rt.retired.retire(keep, s.comm, s.Local(), total, extra, revivable); err != nil {
 		return err
 	}
 	s.freed = true

@@ -59,8 +59,9 @@ func BenchmarkPatch(b *testing.B) {
 	})
 }
 
-// BenchmarkMessages times Gop and Brdcst of one element on one rank: the
-// cost of a call above its synchronization.
+// BenchmarkMessages times Gop and Brdcst of one element on one rank (the
+// cost of a call above its synchronization), and Create and Destroy of a
+// 100 × 100 array.
 func BenchmarkMessages(b *testing.B) {
 	if err := ga.Init(); err != nil {
 		b.Fatal(err)
@@ -77,6 +78,16 @@ func BenchmarkMessages(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			ga.Brdcst(x, 0)
+		}
+	})
+	b.Run("create_destroy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			a, err := ga.Create[float64]("t", []int{100, 100}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a.Destroy()
 		}
 	})
 }
