@@ -84,7 +84,8 @@ bench-mpi: deps
 	cat bin/mpibench.out/1/rank.0/stdout
 
 # goga's ga against the GA C library (../shared/anchor/gabench.c), 2 ranks, medians of
-# $(BENCH_RUNS) alternating runs; the table replaces the ga section of BENCHMARKS.md.
+# $(BENCH_RUNS) alternating runs; the table replaces the ga section of BENCHMARKS.md,
+# and gabench -extra against scripts/gaextrabench.c the ga-extra section.
 # A run of either program takes a few seconds; single rows of one copy in
 # the cache move by 10-30% between runs here, so medians take many.
 BENCH_RUNS ?= 11
@@ -97,6 +98,11 @@ bench:
 	cat bin/bench-ga.tsv
 	$(GO) run ./cmd/benchmd -section ga -reference 'GA C' -runs $(BENCH_RUNS) -plot docs/bench-ga.png -readme README.md \
 		-about '2 ranks on one node, `make bench`: cmd/gabench against ../shared/anchor/gabench.c over the GA C library (Debian, over ARMCI-MPI)' <bin/bench-ga.tsv
+	mpicc -O2 scripts/gaextrabench.c -o bin/gaextrabench $$(ga-config --cppflags) $$(ga-config --ldflags) $$(ga-config --libs) -lgfortran -lm
+	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench -extra' './mpirun.sh -np 2 bin/gaextrabench' >bin/bench-ga-extra.tsv
+	cat bin/bench-ga-extra.tsv
+	$(GO) run ./cmd/benchmd -section ga-extra -reference 'GA C' -runs $(BENCH_RUNS) \
+		-about '2 ranks on one node, `make bench`: cmd/gabench -extra against scripts/gaextrabench.c over the GA C library' <bin/bench-ga-extra.tsv
 
 # goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of
 # $(BENCH_RUNS) alternating runs; the table replaces the armci section of BENCHMARKS.md.
