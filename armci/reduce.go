@@ -122,6 +122,8 @@ func merge(h int64, dst, src []byte) {
 		combineOrdered(elemsOf[int64](dst[:n]), elemsOf[int64](src[:n]), ReduceMax)
 		return
 	}
+	// A switch, not a table of functions: called through a function value,
+	// merge would move every caller's small scratch to the heap.
 	dst, src = dst[:n], src[:n]
 	switch k {
 	case reflect.Int32:
