@@ -212,3 +212,20 @@ func ExampleDirectTo() {
 	}
 	// Output: true 7
 }
+
+func ExampleAllMaxReduce() {
+	rt := start()
+	defer rt.Finalize()
+	// Every process learns the largest rank that refused (0: none) and the
+	// sum of everyone's x, in one collective.
+	refused := []int64{0}
+	x := []float64{0.5, float64(rt.Rank())}
+	sum := make([]float64, len(x))
+	if _, err := armci.AllMaxReduce(rt, refused, x, sum, armci.ReduceSum); err != nil {
+		log.Fatal(err)
+	}
+	if rt.Rank() == 0 {
+		fmt.Println(refused, sum)
+	}
+	// Output: [0] [0.5 0]
+}

@@ -3,6 +3,7 @@ package mpi_test
 import (
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -84,4 +85,31 @@ func ExampleFileOpen() {
 		fmt.Printf("rank 0 read %v, written by rank %d\n", got, next)
 	}
 	// Output: rank 0 read [0 1], written by rank 0
+}
+
+func ExampleNewOp() {
+	if _, err := mpi.Init(); err != nil {
+		log.Fatal(err)
+	}
+	w := mpi.World()
+	// The largest magnitude with its sign: an operator MPI does not have.
+	absMax, err := mpi.NewOp(func(in, inout []float64) {
+		for i, v := range in {
+			if math.Abs(v) > math.Abs(inout[i]) {
+				inout[i] = v
+			}
+		}
+	}, true)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer absMax.Free()
+	x := []float64{-3 * float64(w.Rank()+1)}
+	if err := mpi.Allreduce(w, nil, x, absMax); err != nil {
+		log.Fatal(err)
+	}
+	if w.Rank() == 0 {
+		fmt.Println("largest magnitude:", x[0])
+	}
+	// Output: largest magnitude: -3
 }
