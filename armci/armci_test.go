@@ -304,6 +304,19 @@ func testAllMaxReduce(t *testing.T, rt *armci.Runtime) {
 		}
 		_, err := armci.AllMaxReduce(rt, nil, []float64{2}, out, op)
 		wantErr(t, "AllMaxReduce with another op", err, "call", armci.ErrMixed)
+		// One process's arguments refused: it meets the others all the
+		// same, with its refusal; they are told.
+		if me == n-1 {
+			_, err = armci.AllMaxReduce(rt, nil, []float64{2}, out, armci.ReduceOr)
+			wantErr(t, "AllMaxReduce or of float64 beside sums", err, "op", nil)
+			_, err = rt.AllMaxBrdcst(nil, []byte{1}, []byte{0}, -1)
+			wantErr(t, "AllMaxBrdcst from root -1 beside root 0", err, "root", nil)
+		} else {
+			_, err = armci.AllMaxReduce(rt, nil, []float64{2}, out, armci.ReduceSum)
+			wantErr(t, "AllMaxReduce beside a refused one", err, "call", armci.ErrMixed)
+			_, err = rt.AllMaxBrdcst(nil, []byte{1}, []byte{0}, 0)
+			wantErr(t, "AllMaxBrdcst beside a refused one", err, "call", armci.ErrMixed)
+		}
 		must(t, rt.Barrier())
 	}
 

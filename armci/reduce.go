@@ -194,7 +194,9 @@ func combineComplex[E ~complex64 | ~complex128](x, in []E, op ReduceOp) {
 // caller takes another way. A process that passed another reduction, or
 // called AllMax or BarrierMax, meets it in the same collective: then v is
 // still reduced, out is left alone, and the error wraps ErrMixed (AllMax
-// and BarrierMax are not told: their callers' maxima tell them).
+// and BarrierMax are not told: their callers' maxima tell them). A process
+// whose op or out is refused meets the others there too, as AllMax, and
+// returns its refusal.
 func AllMaxReduce[T AccElem](rt *Runtime, v []int64, x, out []T, op ReduceOp) (bool, error) {
 	const name = "AllMaxReduce"
 	if err := rt.valid(name); err != nil {
@@ -202,18 +204,32 @@ func AllMaxReduce[T AccElem](rt *Runtime, v []int64, x, out []T, op ReduceOp) (b
 	}
 	k := reflect.TypeFor[T]().Kind()
 	isComplex := k == reflect.Complex64 || k == reflect.Complex128
+	mine := bytesOf(x)
 	switch {
 	case op < ReduceSum || op > ReduceOr:
-		return false, argErr(name, "op", "unknown reduction %d", op)
+		return rt.refuse(v, len(mine), argErr(name, "op", "unknown reduction %d", op))
 	case isComplex && op != ReduceSum && op != ReduceProd,
 		op == ReduceOr && k != reflect.Int32 && k != reflect.Int64:
-		return false, argErr(name, "op", "reduction %d is not defined for %s", op, reflect.TypeFor[T]())
+		return rt.refuse(v, len(mine), argErr(name, "op", "reduction %d is not defined for %s", op, reflect.TypeFor[T]()))
 	case len(out) < len(x):
-		return false, argErr(name, "out", "holds %d elements, x %d", len(out), len(x))
+		return rt.refuse(v, len(mine), argErr(name, "out", "holds %d elements, x %d", len(out), len(x)))
 	}
-	mine := bytesOf(x)
 	res := bytesOf(out)[:len(mine)]
 	return rt.allMaxWith(name, v, reduction(op, k, len(mine), -1), mine, res)
+}
+
+// refuse returns err, a refusal of a reduction of n bytes, after meeting
+// the other processes in the collective where theirs, if they passed n
+// bytes, would take place: they are told (ErrMixed) instead of left
+// waiting.
+func (rt *Runtime) refuse(v []int64, n int, err error) (bool, error) {
+	if len(v) > MaxReduce || n > rt.ReduceCap() {
+		return false, err
+	}
+	// The record's collective, as AllMax's, even with no v: an empty
+	// AllMax is a plain barrier, which the others are not in.
+	_, _ = rt.allMaxWith("AllMax", v, 0, nil, nil) // err says more
+	return true, err
 }
 
 // AllMaxBrdcst is AllMax that also broadcasts: out gets root's buf on every
@@ -226,9 +242,9 @@ func (rt *Runtime) AllMaxBrdcst(v []int64, buf, out []byte, root int) (bool, err
 	}
 	switch {
 	case root < 0 || root >= rt.size:
-		return false, argErr(name, "root", "%d out of range [0, %d)", root, rt.size)
+		return rt.refuse(v, len(buf), argErr(name, "root", "%d out of range [0, %d)", root, rt.size))
 	case len(out) < len(buf):
-		return false, argErr(name, "out", "holds %d bytes, buf %d", len(out), len(buf))
+		return rt.refuse(v, len(buf), argErr(name, "out", "holds %d bytes, buf %d", len(out), len(buf)))
 	}
 	h := reduction(reduceBcast, reflect.Uint8, len(buf), root)
 	if rt.rank != root {
