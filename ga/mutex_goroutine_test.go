@@ -189,3 +189,50 @@ func testMutexCollectives(t *testing.T) {
 	must(t, ga.DestroyMutexes())
 	wantErr(t, "DestroyMutexes with no set", ga.DestroyMutexes(), "DestroyMutexes", "", nil)
 }
+
+// TestUnlockFencesEveryGroup: a counter in an array of another group than
+// the mutexes', its element on the last process (on the other node, on two
+// nodes), updated under a mutex by every process in turn: the total must
+// be exact, so Unlock must complete the critical section's put on that
+// group's runtime too, not only on the mutexes'.
+func TestUnlockFencesEveryGroup(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		n := ga.Nnodes()
+		ranks := make([]int, n)
+		for i := range ranks {
+			ranks[i] = i
+		}
+		p, err := ga.PgroupCreate(ranks)
+		must(t, err)
+		world := ga.PgroupGetWorld()
+		must(t, p.SetDefault())
+		a, err := ga.Create[int64]("counter", []int{n}, []int{1})
+		must(t, err)
+		must(t, a.Zero())
+		must(t, world.SetDefault())
+		must(t, ga.CreateMutexes(1))
+		const rounds = 200
+		at := []int{n - 1}
+		v := []int64{0}
+		for range rounds {
+			must(t, ga.Lock(0))
+			must(t, a.Get(at, at, v, nil))
+			v[0]++
+			must(t, a.Put(at, at, v, nil))
+			must(t, ga.Unlock(0))
+		}
+		must(t, ga.Sync())
+		must(t, p.SetDefault())
+		must(t, ga.Sync())
+		must(t, a.Get(at, at, v, nil))
+		if v[0] != int64(rounds*n) {
+			t.Errorf("counter on another group after %d locked increments by %d processes: %d", rounds, n, v[0])
+		}
+		must(t, a.Destroy())
+		must(t, world.SetDefault())
+		must(t, ga.DestroyMutexes())
+		must(t, p.Destroy())
+	}, mpitest.AcrossNodes())
+}

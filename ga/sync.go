@@ -245,6 +245,14 @@ func Unlock(m int) error {
 		return errorf("Unlock", "", "mutex %d is not held by this process", m)
 	}
 	// What the critical section wrote must be in place before the next holder
-	// can read it: Release fences, then unlocks.
+	// can read it, on every group's arrays: the other groups' runtimes are
+	// fenced here, the mutexes' own by Release, which then unlocks.
+	g, err := current("Unlock")
+	if err != nil {
+		return err
+	}
+	if err := fenceOthers(g); err != nil {
+		return err
+	}
 	return rt.Release(i, host)
 }
