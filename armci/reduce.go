@@ -108,7 +108,7 @@ func mergeRecords(in, inout []int64) {
 
 func elemsOf[E any](b []byte) []E {
 	var z E
-	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
+	return elems[E](unsafe.SliceData(b), len(b)/int(unsafe.Sizeof(z)))
 }
 
 // merge combines src into dst (dst[i] = dst[i] op src[i]) by the

@@ -87,7 +87,9 @@ func BenchmarkMessages(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			a.Destroy()
+			if err := a.Destroy(); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }

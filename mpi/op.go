@@ -1,7 +1,7 @@
 package mpi
 
 import (
-	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/cgo"
@@ -19,10 +19,9 @@ type Op struct {
 
 // userOp is what the copies of a user-defined Op share.
 type userOp struct {
-	mu    sync.Mutex
 	slot  int
 	dt    cgo.Datatype
-	freed bool
+	freed atomic.Bool // read by every reduction that takes the operator
 }
 
 // The predefined operators. Min and Max are not defined on complex numbers, the
@@ -82,15 +81,13 @@ func (o Op) Free() error {
 	if o.u == nil {
 		return argErr("Free", "op", "%s is predefined", o.name)
 	}
-	o.u.mu.Lock()
-	defer o.u.mu.Unlock()
-	if o.u.freed {
+	if !o.u.freed.CompareAndSwap(false, true) {
 		return argErr("Free", "op", "%s freed already", o.name)
 	}
 	if err := check("Free", cgo.OpFree(o.h, o.u.slot)); err != nil {
+		o.u.freed.Store(false)
 		return err
 	}
-	o.u.freed = true
 	return nil
 }
 
@@ -100,11 +97,8 @@ func checkOp(opName string, o Op, e elemInfo, rma bool) error {
 		return argErr(opName, "op", "zero Op; use one of mpi.Sum, mpi.Max, ...")
 	}
 	if u := o.u; u != nil {
-		u.mu.Lock()
-		freed := u.freed
-		u.mu.Unlock()
 		switch {
-		case freed:
+		case u.freed.Load():
 			return argErr(opName, "op", "%s was freed", o.name)
 		case rma || opName == "Iallreduce":
 			// MPI forbids them in accumulates; a nonblocking reduction

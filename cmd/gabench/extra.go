@@ -84,13 +84,7 @@ func mutexBench() error {
 		return err
 	}
 	emit("locked_counter_us", np, (mpi.Wtime()-t)/n*1e6, "us")
-	if err := c.Get(at, at, v, nil); err != nil {
-		return err
-	}
-	if v[0] != int64(n*np) {
-		return fmt.Errorf("locked counter %d, want %d", v[0], n*np)
-	}
-	if err := c.Destroy(); err != nil {
+	if err := settleCounter(c, at, int64(n*np), "locked counter"); err != nil {
 		return err
 	}
 	return ga.DestroyMutexes()
@@ -103,6 +97,19 @@ func counter() (*ga.Array[int64], error) {
 		return nil, err
 	}
 	return c, c.Zero()
+}
+
+// settleCounter checks that counter c holds want at sub, then destroys it;
+// it is collective.
+func settleCounter(c *ga.Array[int64], sub []int, want int64, what string) error {
+	got := []int64{0}
+	if err := c.Get(sub, sub, got, nil); err != nil {
+		return err
+	}
+	if got[0] != want {
+		return fmt.Errorf("%s %d, want %d", what, got[0], want)
+	}
+	return c.Destroy()
 }
 
 // smallCollectives times, per call, every rank creating and destroying a

@@ -202,14 +202,7 @@ func run() error {
 	}
 	t = mpi.Wtime() - t
 	emit("read_inc_aggregate_Mops", np, float64(ri*np)/t/1e6, "Mop/s")
-	total := []int64{0}
-	if err := gc.Get(sub, sub, total, nil); err != nil {
-		return err
-	}
-	if total[0] != int64(ri*np) {
-		return fmt.Errorf("read_inc total %d != %d", total[0], ri*np)
-	}
-	if err := gc.Destroy(); err != nil {
+	if err := settleCounter(gc, sub, int64(ri*np), "read_inc total"); err != nil {
 		return err
 	}
 
