@@ -104,6 +104,10 @@ type amServer struct {
 	// lock and unlock are requests (mutex_am.go).
 	hosted atomic.Pointer[amHosted]
 
+	// bell wakes this server and the others (doorbell.go); nil where the
+	// processes have none.
+	bell *doorbell
+
 	done chan struct{}
 }
 
@@ -118,9 +122,14 @@ func startAM(c *mpi.Comm, turns []sync.Mutex) (*amServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	bell, err := openDoorbells(dup)
+	if err != nil {
+		dup.Free()
+		return nil, err
+	}
 	n := dup.Size()
 	a := &amServer{comm: dup, rank: dup.Rank(), parts: map[int64]amPart{}, turns: turns,
-		sent: make([]atomic.Uint64, n), fenced: make([]atomic.Uint64, n), done: make(chan struct{})}
+		sent: make([]atomic.Uint64, n), fenced: make([]atomic.Uint64, n), bell: bell, done: make(chan struct{})}
 	backgroundStarted()
 	go a.serve()
 	return a, nil
@@ -130,10 +139,21 @@ func startAM(c *mpi.Comm, turns []sync.Mutex) (*amServer, error) {
 func (a *amServer) stop() {
 	h := make([]int64, hRest+2)
 	h[hOp] = amStop
-	mpi.Send(a.comm, encode(h, nil), a.rank, amTagRequest)
+	a.post(encode(h, nil), a.rank)
 	<-a.done
 	backgroundStopped()
+	a.bell.close()
 	a.comm.Free()
+}
+
+// post sends the request b to the server of rank to, and rings its
+// doorbell after a pause.
+func (a *amServer) post(b []byte, to int) error {
+	if err := mpi.Send(a.comm, b, to, amTagRequest); err != nil {
+		return err
+	}
+	a.bell.sent(to)
+	return nil
 }
 
 func (a *amServer) register(mem []byte, lock *uint32) int64 {
@@ -213,9 +233,11 @@ const flagFollows = 1
 //   - Waking every 1 ms to poll slowed both processes' local passes (ga.Dot,
 //     ElemMultiply, SelectElem, a plain loop over slices) by 1.2-1.6x, with
 //     seven times the context switches and a third more CPU time; every
-//     2 ms, by up to 1.3x; every 5 ms and more, not measurably. A request
-//     to a process that computes outside MPI after 40 ms without requests
-//     may thus wait up to amSleep.
+//     2 ms, by up to 1.3x; every 5 ms and more, not measurably. Without
+//     doorbells (doorbell.go), a request to a process that computes
+//     outside MPI after 40 ms without requests may thus wait up to
+//     amSleep; with them, the server parks up to amSleepRung and the
+//     request wakes it.
 //   - Counted from the server's own requests only, its idle time grew while
 //     the main thread served requests in its waits (a ghost update's), and a
 //     process that went on into a blocking collective left its peers' last
@@ -257,13 +279,20 @@ func (a *amServer) serve() {
 			continue
 		}
 		idle := time.Duration(time.Now().UnixNano() - a.served.Load())
-		switch d := min(idle/8, amSleep); {
+		longest := amSleep
+		if a.bell != nil {
+			longest = amSleepRung
+		}
+		switch d := min(idle/8, longest); {
 		case idle < amHot:
 			yieldThread()
 		case d < amParkFrom:
 			sleepThread(d)
-		default:
+		case a.bell == nil:
 			time.Sleep(d)
+		case a.bell.wait(d):
+			// A request is on its way, or here: awake, as after serving.
+			a.served.Store(time.Now().UnixNano())
 		}
 	}
 }
@@ -576,7 +605,7 @@ func (v *viaAM) request(op int, sh amShape, n int, payload []byte, flags int64, 
 	if follows {
 		inline = nil
 	}
-	if err := mpi.Send(a.comm, v.header(op, sh, n, inline, flags, scale, reply, follows), v.to, amTagRequest); err != nil {
+	if err := a.post(v.header(op, sh, n, inline, flags, scale, reply, follows), v.to); err != nil {
 		return nil, err
 	}
 	if !follows {
@@ -670,7 +699,7 @@ func (v *viaAM) putS(off int, b []byte, p Strided, wait bool) ([]*mpi.Request, e
 			return err
 		}
 		defer lt.Free() // MPI keeps it until the send completes
-		if err := mpi.Send(a.comm, v.header(amPut, sh, q.Bytes(), nil, 0, [2]int64{}, 0, true), v.to, amTagRequest); err != nil {
+		if err := a.post(v.header(amPut, sh, q.Bytes(), nil, 0, [2]int64{}, 0, true), v.to); err != nil {
 			return err
 		}
 		req, err := mpi.IsendTyped(a.comm, b[l:], lt, v.to, amTagData)
@@ -781,7 +810,7 @@ func (a *amServer) fence(to int) error {
 	tag := a.replyTag()
 	h := make([]int64, hRest+2)
 	h[hOp], h[hReply] = amFence, int64(tag)
-	err := mpi.Send(a.comm, encode(h, nil), to, amTagRequest)
+	err := a.post(encode(h, nil), to)
 	var r *mpi.Request
 	if err == nil {
 		r, err = mpi.Irecv(a.comm, []byte{}, to, tag)

@@ -43,3 +43,11 @@ func Revived(rt *Runtime) int {
 	defer rt.retired.mu.Unlock()
 	return rt.retired.revived
 }
+
+// Rung is how many doorbell datagrams this process's server has woken to.
+func Rung(rt *Runtime) int64 {
+	if !rt.Doorbells() {
+		return 0
+	}
+	return rt.am.bell.rung.Load()
+}

@@ -79,7 +79,7 @@ func (m *amMutexes) request(op, mutex, host int) error {
 	h := make([]int64, hRest+2)
 	h[hOp], h[hOff] = int64(op), int64(mutex)
 	defer a.turn(host)()
-	return mpi.Send(a.comm, encode(h, nil), host, amTagRequest)
+	return a.post(encode(h, nil), host)
 }
 
 // mutexRequest applies a lock or unlock request from src to a mutex hosted

@@ -250,6 +250,12 @@ func (rt *Runtime) SingleNode() bool { return rt.single }
 // RemoteRMA, or RemoteAuto where every rank shares one node.
 func (rt *Runtime) Remote() Remote { return rt.remote }
 
+// Doorbells reports whether the active-message servers wake to a datagram
+// from the process that sends them a request after a pause, rather than
+// polling at most every few milliseconds (doorbell.go; GOGA_ARMCI_DOORBELL=0
+// on any process turns them off).
+func (rt *Runtime) Doorbells() bool { return rt.am != nil && rt.am.bell != nil }
+
 func (rt *Runtime) valid(op string) error {
 	if rt == nil {
 		return stateErr(op, "runtime", ErrNil)
