@@ -7,11 +7,15 @@
  * doubles (create_destroy_us); GA_Brdcst of 8 bytes from rank 0 and GA_Dgop
  * of one double (brdcst_8_us, dgop_8_us); rank 0 scatters and gathers 1000
  * elements spread over a 1000 x 1000 array (scatter_1000_us,
- * gather_1000_us). Build:
+ * gather_1000_us); rank 0 gets 8 bytes from the last rank after 5 ms
+ * without requests, the median of 15, while the last rank waits in GA_Sync
+ * (get_after_wait_us) and while it computes for 20 ms outside GA and MPI
+ * (get_from_busy_us). Build:
  *   mpicc -O2 gaextrabench.c $(ga-config --cppflags --ldflags --libs) -lgfortran -lm */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "ga.h"
 #include "macdecls.h"
 
@@ -103,6 +107,42 @@ static void scatterGather(void) {
   GA_Destroy(a);
 }
 
+static int cmpd(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static void pausedGets(void) {
+  int last = np - 1, dims[1] = {np}, chunk[1] = {1}, at[1] = {last}, ld[1] = {1};
+  int a = NGA_Create(C_DBL, 1, dims, "a", chunk);
+  double one = 1, v, took[15];
+  GA_Fill(a, &one);
+  for (int busy = 0; busy < 2; busy++) {
+    for (int i = 0; i < 15; i++) {
+      GA_Sync();
+      if (me == 0) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+        double t = MPI_Wtime();
+        NGA_Get(a, at, at, &v, ld);
+        took[i] = (MPI_Wtime() - t) * 1e6;
+        if (v != 1) fprintf(stderr, "get after a pause: %g, want 1\n", v);
+      } else if (me == last && busy) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do clock_gettime(CLOCK_MONOTONIC, &t1);
+        while ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec) < 20e6);
+      }
+    }
+    if (me == 0) {
+      qsort(took, 15, sizeof took[0], cmpd);
+      emit(busy ? "get_from_busy_us" : "get_after_wait_us", took[7]);
+    }
+  }
+  GA_Sync();
+  GA_Destroy(a);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   GA_Initialize();
@@ -112,6 +152,7 @@ int main(int argc, char **argv) {
   mutexes();
   collectives();
   scatterGather();
+  pausedGets();
   GA_Terminate();
   MPI_Finalize();
   return 0;

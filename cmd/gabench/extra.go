@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
+	"time"
 
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/mpi"
@@ -12,7 +14,8 @@ import (
 // ../shared/anchor/gabench.c does not, alone, under the metric names of
 // scripts/gaextrabench.c, its GA C counterpart, for make bench-2node to set
 // the two side by side: GA's mutexes, Create and Destroy, Brdcst and Gop,
-// Scatter and Gather.
+// Scatter and Gather, and single gets from a process that waits or
+// computes.
 const extraOnly = "-extra"
 
 func extra() bool { return len(os.Args) > 1 && os.Args[1] == extraOnly }
@@ -26,7 +29,10 @@ func extraBench() error {
 	if err := smallCollectives(); err != nil {
 		return err
 	}
-	return scatterGather()
+	if err := scatterGather(); err != nil {
+		return err
+	}
+	return pausedGets()
 }
 
 // mutexBench times GA's mutexes on the mutex that the last rank hosts:
@@ -195,6 +201,60 @@ func scatterGather() error {
 			if v != float64(i) {
 				return fmt.Errorf("gather: element %v is %v, want %v", subs[i], v, i)
 			}
+		}
+	}
+	if err := ga.Sync(); err != nil {
+		return err
+	}
+	return a.Destroy()
+}
+
+// pausedGets times single 8-byte gets by rank 0 from the last rank's block
+// after 5 ms without requests, the median of 15: while the last rank waits
+// in ga.Sync (get_after_wait_us), and while it computes for 20 ms outside
+// any GA or MPI call (get_from_busy_us), where a runtime that needs the
+// target's help must wait for it to enter one. It is collective.
+func pausedGets() error {
+	np, last := ga.Nnodes(), ga.Nnodes()-1
+	a, err := ga.Create[float64]("a", []int{np}, []int{1})
+	if err != nil {
+		return err
+	}
+	if err := a.Fill(1); err != nil {
+		return err
+	}
+	at, v := []int{last}, []float64{0}
+	for _, busy := range []bool{false, true} {
+		var took []float64
+		for range 15 {
+			if err := ga.Sync(); err != nil {
+				return err
+			}
+			switch me {
+			case 0:
+				time.Sleep(5 * time.Millisecond)
+				t := mpi.Wtime()
+				if err := a.Get(at, at, v, nil); err != nil {
+					return err
+				}
+				took = append(took, (mpi.Wtime()-t)*1e6)
+				if v[0] != 1 {
+					return fmt.Errorf("get after a pause: %v, want 1", v[0])
+				}
+			case last:
+				if busy {
+					for t := time.Now(); time.Since(t) < 20*time.Millisecond; {
+					}
+				}
+			}
+		}
+		if me == 0 {
+			slices.Sort(took)
+			name := "get_after_wait_us"
+			if busy {
+				name = "get_from_busy_us"
+			}
+			emit(name, np, took[len(took)/2], "us")
 		}
 	}
 	if err := ga.Sync(); err != nil {
