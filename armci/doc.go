@@ -149,7 +149,11 @@
 // on any process turns them off for all). Across the two simulated nodes,
 // the first 8-byte get from a process that had sat in a barrier for 1-300
 // ms took 110-430 µs instead of 200-4600, and an idle process used 0.65% of
-// a core instead of 2.9-3.3%. While the server or the progress
+// a core instead of 2.9-3.3%. The thread parked on the doorbell asks for
+// short time slices meanwhile, so that it takes the core from a computing
+// thread as it wakes (Linux 6.12 and later): a get from a process computing
+// outside MPI took 177-774 µs instead of 1.9-4.2 ms (GA C's, which waits
+// for the target to enter MPI, about 15 ms). While the server or the progress
 // goroutine runs, GOMAXPROCS is at least 2, even in a process bound to
 // one core (procs.go): with one P, the program's goroutine inside a
 // blocking MPI call would keep the server from running.

@@ -6,8 +6,10 @@ import (
 	"net"
 	"os"
 	"sync/atomic"
+	"syscall"
 	"time"
 
+	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -42,6 +44,10 @@ const ringAfter = 4 * amParkFrom
 // amSleepRung is the longest sleep of a server that doorbells wake: a
 // safety poll, for a datagram lost on the network.
 const amSleepRung = 50 * time.Millisecond
+
+// wakeSlice is the time slice of a thread parked on a doorbell: the
+// shortest that Linux takes.
+const wakeSlice = 100 * time.Microsecond
 
 // maxDoorbells is the most processes a runtime gives doorbells: each checks
 // at start that a datagram from every other one reaches it.
@@ -196,10 +202,22 @@ func (d *doorbell) sent(to int) {
 // wait parks until a datagram arrives or for dur, and reports whether one
 // came; it then takes every other one waiting too, so that rings whose
 // requests are served already do not wake the server again later.
+//
+// The thread that parks asks for short time slices meanwhile, and gets its
+// own back after: it is most often the one that the datagram wakes, and a
+// thread that wakes with a short slice takes the core from a computing
+// thread at once (Linux 6.12 and later), where it would otherwise wait for
+// the end of that thread's slice. Across the two simulated nodes, one core
+// per process, a get from a process computing in Go took 177-774 µs
+// instead of 1.9-4.2 ms (gabench -extra's get_from_busy_us, 3 runs each).
 func (d *doorbell) wait(dur time.Duration) bool {
 	var b [8]byte
+	tid := syscall.Gettid()
+	cgo.SchedSlice(tid, uint64(wakeSlice))
 	_ = d.conn.SetReadDeadline(time.Now().Add(dur))
-	if _, _, err := d.conn.ReadFromUDP(b[:]); err != nil {
+	_, _, err := d.conn.ReadFromUDP(b[:])
+	cgo.SchedSlice(tid, 0)
+	if err != nil {
 		return false
 	}
 	d.rung.Add(1)

@@ -1,7 +1,9 @@
 // Package cgo is goga's internal binding layer, the one library package that
 // imports "C": raw bindings to MPI, BLACS, ScaLAPACK and the BLAS's xGEMM
 // (blas.go), the small C shims they need, and the vectorized kernels of
-// accumulate, element-wise operations and streaming copies (kernels.h). It
+// accumulate, element-wise operations and streaming copies (kernels.h), and
+// a thread's time slice (sched.go: sched_setattr, which Go's syscall
+// package does not name on every architecture). It
 // is not an API: its
 // calls check nothing and may change with any release; packages mpi, blacs,
 // scalapack and armci wrap them in checked, idiomatic ones. The rules this
