@@ -154,7 +154,9 @@
 // thread as it wakes (Linux 6.12 and later): a get from a process computing
 // outside MPI took 177-774 µs instead of 1.9-4.2 ms (GA C's, which waits
 // for the target to enter MPI, about 15 ms), and 170-177 µs in 3 runs once
-// a rung server polls without yielding until it finds the request. Requests
+// a rung server polls without yielding until it finds the request (medians
+// of 15; single first gets in other loops still took 4-5 ms now and then,
+// and why is not found). Requests
 // that follow one another to a computing process are still served a
 // scheduler tick (4 ms here) apart: between them the server yields, and the
 // computing thread keeps the core until the tick. While the server or the progress
