@@ -156,10 +156,16 @@
 // for the target to enter MPI, about 15 ms), and 170-177 µs in 3 runs once
 // a rung server polls without yielding until it finds the request (medians
 // of 15; single first gets in other loops still took 4-5 ms now and then,
-// and why is not found). Requests
-// that follow one another to a computing process are still served a
-// scheduler tick (4 ms here) apart: between them the server yields, and the
-// computing thread keeps the core until the tick. While the server or the progress
+// and why is not found). After a request the server
+// polls on without yielding for 60 µs, unless MPI itself yields when idle
+// (Open MPI's mpi_yield_when_idle, which it sets where it oversubscribes
+// the cores) or a thread of this process waits for answers and serves
+// meanwhile: a yield beside a thread that computes, or that spins in a
+// blocking MPI call, lost the core until the scheduler's next tick (4 ms
+// here). Requests that followed one another to a computing process were
+// served that far apart; they now are a round trip apart, where MPI does
+// not yield (with mpi_yield_when_idle, each empty poll yields inside MPI,
+// and they still are 4 ms apart). While the server or the progress
 // goroutine runs, GOMAXPROCS is at least 2, even in a process bound to
 // one core (procs.go): with one P, the program's goroutine inside a
 // blocking MPI call would keep the server from running.

@@ -51,3 +51,12 @@ func Rung(rt *Runtime) int64 {
 	}
 	return rt.am.bell.rung.Load()
 }
+
+// MPIYields reports whether the runtime found that MPI yields the core
+// when a poll finds nothing (procs.go).
+func MPIYields() bool { return mpiYields }
+
+// YieldsWhenIdle is yieldsWhenIdle, on the given environment.
+func YieldsWhenIdle(env map[string]string) bool {
+	return yieldsWhenIdle(func(k string) string { return env[k] })
+}

@@ -1,7 +1,10 @@
 package armci
 
 import (
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -47,4 +50,38 @@ func backgroundStopped() {
 	if procs.users == 0 && procs.prev > 0 && runtime.GOMAXPROCS(0) == 2 {
 		runtime.GOMAXPROCS(procs.prev)
 	}
+}
+
+// mpiYields reports whether MPI gives up the core when a poll finds
+// nothing to do (Open MPI's mpi_yield_when_idle, on by itself where mpirun
+// oversubscribes the node's cores). A poll then cannot hold the core
+// against the computation beside it, so the active-message server yields
+// between polls as it did before it could spin (amServer.yielding). MPIs
+// other than Open MPI do not yield in a single poll.
+var mpiYields = yieldsWhenIdle(os.Getenv)
+
+// yieldsWhenIdle reads Open MPI's settings as mpirun passes them to its
+// processes: mpi_yield_when_idle if it is set, else whether the job
+// oversubscribes its nodes (mpi_oversubscribe), which turns it on. Checked
+// against Open MPI 4.1's own variable after MPI_Init, with and without
+// --oversubscribe and --mca mpi_yield_when_idle 0 and 1.
+func yieldsWhenIdle(getenv func(string) string) bool {
+	if v := getenv("OMPI_MCA_mpi_yield_when_idle"); v != "" {
+		return mcaTrue(v)
+	}
+	return mcaTrue(getenv("OMPI_MCA_mpi_oversubscribe"))
+}
+
+// mcaTrue parses an Open MPI boolean setting: a non-zero integer, or true,
+// yes, enabled, t or y in any case.
+func mcaTrue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if n, err := strconv.Atoi(v); err == nil {
+		return n != 0
+	}
+	switch v {
+	case "true", "yes", "enabled", "t", "y":
+		return true
+	}
+	return false
 }

@@ -38,3 +38,34 @@ func TestBackgroundProcs(t *testing.T) {
 		}
 	}, mpitest.Ranks(2), bothTransports)
 }
+
+// TestYieldsWhenIdle reads Open MPI's settings as mpirun passes them: an
+// explicit mpi_yield_when_idle wins, else oversubscription turns it on (as
+// Open MPI 4.1 itself does). In the two-node tier, whose jobs ask for it
+// on the command line, every process must see it on.
+func TestYieldsWhenIdle(t *testing.T) {
+	const y, o = "OMPI_MCA_mpi_yield_when_idle", "OMPI_MCA_mpi_oversubscribe"
+	for _, c := range []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{}, false},
+		{map[string]string{y: "1"}, true},
+		{map[string]string{y: "0"}, false},
+		{map[string]string{y: "true"}, true},
+		{map[string]string{y: "No"}, false},
+		{map[string]string{o: "1"}, true},
+		{map[string]string{o: "0"}, false},
+		{map[string]string{o: "1", y: "0"}, false},
+		{map[string]string{o: "0", y: "yes"}, true},
+	} {
+		if got := armci.YieldsWhenIdle(c.env); got != c.want {
+			t.Errorf("yields when idle with %v: %v, want %v", c.env, got, c.want)
+		}
+	}
+	mpitest.Run(t, func(t *testing.T) {
+		if mpitest.OnTwoNodes() && !armci.MPIYields() {
+			t.Errorf("on the two simulated nodes (mpi_yield_when_idle 1): the runtime says MPI does not yield")
+		}
+	}, mpitest.Ranks(2), mpitest.AcrossNodes())
+}
