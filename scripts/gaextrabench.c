@@ -10,7 +10,8 @@
  * gather_1000_us); rank 0 gets 8 bytes from the last rank after 5 ms
  * without requests, the median of 15, while the last rank waits in GA_Sync
  * (get_after_wait_us) and while it computes for 20 ms outside GA and MPI
- * (get_from_busy_us). Build:
+ * (get_from_busy_us); then 8 gets 1 ms apart while the last rank computes
+ * for 40 ms, the mean over 5 rounds (get_spaced_from_busy_us). Build:
  *   mpicc -O2 gaextrabench.c $(ga-config --cppflags --ldflags --libs) -lgfortran -lm */
 #include <mpi.h>
 #include <stdio.h>
@@ -112,6 +113,14 @@ static int cmpd(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
+/* spin computes outside GA and MPI for ns nanoseconds. */
+static void spin(double ns) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do clock_gettime(CLOCK_MONOTONIC, &t1);
+  while ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec) < ns);
+}
+
 static void pausedGets(void) {
   int last = np - 1, dims[1] = {np}, chunk[1] = {1}, at[1] = {last}, ld[1] = {1};
   int a = NGA_Create(C_DBL, 1, dims, "a", chunk);
@@ -128,10 +137,7 @@ static void pausedGets(void) {
         took[i] = (MPI_Wtime() - t) * 1e6;
         if (v != 1) fprintf(stderr, "get after a pause: %g, want 1\n", v);
       } else if (me == last && busy) {
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        do clock_gettime(CLOCK_MONOTONIC, &t1);
-        while ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec) < 20e6);
+        spin(20e6);
       }
     }
     if (me == 0) {
@@ -139,6 +145,25 @@ static void pausedGets(void) {
       emit(busy ? "get_from_busy_us" : "get_after_wait_us", took[7]);
     }
   }
+  /* 8 gets 1 ms apart while the last rank computes for 40 ms, as a worker
+   * reads a shared counter between tasks; the mean over 5 rounds. */
+  double sum = 0;
+  for (int i = 0; i < 5; i++) {
+    GA_Sync();
+    if (me == 0) {
+      struct timespec ts = {0, 2000000};
+      nanosleep(&ts, NULL);
+      for (int k = 0; k < 8; k++) {
+        double t = MPI_Wtime();
+        NGA_Get(a, at, at, &v, ld);
+        sum += MPI_Wtime() - t;
+        spin(1e6);
+      }
+    } else if (me == last) {
+      spin(40e6);
+    }
+  }
+  if (me == 0) emit("get_spaced_from_busy_us", sum / 40 * 1e6);
   GA_Sync();
   GA_Destroy(a);
 }

@@ -14,8 +14,7 @@ import (
 // ../shared/anchor/gabench.c does not, alone, under the metric names of
 // scripts/gaextrabench.c, its GA C counterpart, for make bench-2node to set
 // the two side by side: GA's mutexes, Create and Destroy, Brdcst and Gop,
-// Scatter and Gather, and single gets from a process that waits or
-// computes.
+// Scatter and Gather, and gets from a process that waits or computes.
 const extraOnly = "-extra"
 
 func extra() bool { return len(os.Args) > 1 && os.Args[1] == extraOnly }
@@ -213,7 +212,8 @@ func scatterGather() error {
 // after 5 ms without requests, the median of 15: while the last rank waits
 // in ga.Sync (get_after_wait_us), and while it computes for 20 ms outside
 // any GA or MPI call (get_from_busy_us), where a runtime that needs the
-// target's help must wait for it to enter one. It is collective.
+// target's help must wait for it to enter one; then spacedGets. It is
+// collective.
 func pausedGets() error {
 	np, last := ga.Nnodes(), ga.Nnodes()-1
 	a, err := ga.Create[float64]("a", []int{np}, []int{1})
@@ -257,8 +257,45 @@ func pausedGets() error {
 			emit(name, np, took[len(took)/2], "us")
 		}
 	}
-	if err := ga.Sync(); err != nil {
+	if err := spacedGets(a); err != nil {
 		return err
 	}
 	return a.Destroy()
+}
+
+// spacedGets times 8-byte gets by rank 0 from the last rank while it
+// computes for 40 ms outside any GA or MPI call, 8 gets 1 ms apart, as a
+// worker would read a shared counter between tasks (get_spaced_from_busy_us:
+// the mean over 5 rounds, so that a get that waits for the computation's
+// end counts with its whole wait). It is collective.
+func spacedGets(a *ga.Array[float64]) error {
+	last := ga.Nnodes() - 1
+	at, v := []int{last}, []float64{0}
+	var sum float64
+	const rounds, gets = 5, 8
+	for range rounds {
+		if err := ga.Sync(); err != nil {
+			return err
+		}
+		switch me {
+		case 0:
+			time.Sleep(2 * time.Millisecond)
+			for range gets {
+				t := mpi.Wtime()
+				if err := a.Get(at, at, v, nil); err != nil {
+					return err
+				}
+				sum += mpi.Wtime() - t
+				for t := time.Now(); time.Since(t) < time.Millisecond; {
+				}
+			}
+		case last:
+			for t := time.Now(); time.Since(t) < 40*time.Millisecond; {
+			}
+		}
+	}
+	if me == 0 {
+		emit("get_spaced_from_busy_us", ga.Nnodes(), sum/(rounds*gets)*1e6, "us")
+	}
+	return ga.Sync()
 }
