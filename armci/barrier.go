@@ -200,7 +200,7 @@ func (rt *Runtime) AllMax(v []int64) error {
 		rt.bar.gather(v, 0, nil)
 		return nil
 	}
-	if len(v) == 0 {
+	if len(v) == 0 && !rt.exchanges {
 		return rt.comm.Barrier()
 	}
 	_, err := rt.allMaxWith("AllMax", v, 0, nil, nil)

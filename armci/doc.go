@@ -55,8 +55,11 @@
 //     (GatherCap on one node, RecordCap across nodes) in the same
 //     collective, as ARMCI's armci_msg_gop and armci_msg_bcast serve GA: on
 //     one node the shared-memory barrier's slots, across nodes one
-//     MPI_Allreduce of a fixed-size record with a user-defined operator.
-//     ga's small Gop and Brdcst are that one collective.
+//     MPI_Allreduce of a fixed-size record with a user-defined operator,
+//     or, where MPI does not yield when idle and active messages reach the
+//     other nodes, the same record exchanged point to point by recursive
+//     doubling while the waiting thread serves its peers' requests
+//     (exchange.go). ga's small Gop and Brdcst are that one collective.
 //
 // # Memory and its limits
 //
@@ -168,7 +171,11 @@
 // and they still are 4 ms apart). While the server or the progress
 // goroutine runs, GOMAXPROCS is at least 2, even in a process bound to
 // one core (procs.go): with one P, the program's goroutine inside a
-// blocking MPI call would keep the server from running.
+// blocking MPI call would keep the server from running. Where MPI does not
+// yield, the agreements across nodes (Barrier, BarrierMax, ga.Sync) do not
+// block inside MPI at all: their records go point to point, and the
+// waiting thread serves requests between its tests (exchange.go), so that
+// no thread spins in MPI beside the server.
 //
 // # Seam: transports
 //
@@ -342,7 +349,8 @@
 // see amServer.send); armci's collectives across nodes as MPI_Ibarrier and
 // MPI_Iallreduce tested while serving requests (ga.Sync 12-13.5 µs against
 // 6.2-6.5 blocking) or as a dissemination exchange of point-to-point
-// messages tested while serving (7.5 µs); every idle sleep parked in Go's
+// messages tested while serving (7.5 µs), all measured with MPI yielding
+// when idle (where MPI does not yield, the exchange is kept: exchange.go); every idle sleep parked in Go's
 // scheduler (the barrier after a burst of requests better in one program,
 // worse in armcibench); the server's hot time at 0, 20 µs and 2 ms, and
 // its sleeps as a quarter or the whole of the idle time (neither removed

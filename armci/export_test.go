@@ -17,6 +17,14 @@ func SetMaxPiece(n int) (restore func()) {
 // mapped and others reached through MPI.
 func WithNodes(nodeOf func() int) Option { return func(rt *Runtime) { rt.nodeOf = nodeOf } }
 
+// WithExchanges makes the runtime's agreements across nodes exchange
+// records point to point (exchange.go) even where MPI yields when idle.
+func WithExchanges() Option { return func(rt *Runtime) { rt.exchangeAlways = true } }
+
+// Exchanges reports whether the runtime's agreements across nodes exchange
+// records point to point.
+func Exchanges(rt *Runtime) bool { return rt.exchanges }
+
 // PartAddr is the address at which this process maps rank's part of s, or 0
 // where it does not map it.
 func PartAddr(s *Segment, rank int) uintptr {

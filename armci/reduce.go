@@ -22,6 +22,8 @@ import (
 // by one user-defined operator in rank order. As every process's call is
 // the same collective with the same count, a process that reduces and one
 // that only agrees meet instead of hanging: the header tells them apart.
+// Where a blocking MPI_Allreduce would spin beside the active-message
+// server, the records are exchanged point to point instead (exchange.go).
 
 // ReduceOp is how AllMaxReduce combines the processes' values.
 type ReduceOp uint8
@@ -309,7 +311,12 @@ func (rt *Runtime) allMaxWith(name string, v []int64, h int64, mine, out []byte)
 	} else {
 		copy(bytesOf(payload), mine)
 	}
-	if err := mpi.Allreduce(rt.comm, nil, rec[:], op); err != nil {
+	if rt.exchanges {
+		err = rt.exchangeRecords(rec)
+	} else {
+		err = mpi.Allreduce(rt.comm, nil, rec[:], op)
+	}
+	if err != nil {
 		return true, err
 	}
 	if record.split.Load() {

@@ -25,6 +25,12 @@ type Runtime struct {
 	// requests aimed at this process where that is active messages.
 	remote Remote
 	am     *amServer
+	// exchanges: the agreements across nodes exchange records point to
+	// point while serving requests, where a blocking MPI_Allreduce would
+	// spin beside the server (exchange.go); exchangeAlways asks for it
+	// everywhere (tests).
+	exchanges      bool
+	exchangeAlways bool
 
 	rmaSegments atomic.Int32  // live segments on the MPI path
 	fenceWord   atomic.Uint32 // a location for memory fences
@@ -164,8 +170,15 @@ func (rt *Runtime) chooseRemote() error {
 	if bad != "" {
 		refused = rt.rank + 1
 	}
-	all := []int{0, 0}
-	if err := mpi.Allreduce(rt.comm, []int{int(want), refused}, all, mpi.Max); err != nil {
+	// The ranks also agree on how their agreements run (exchanges): MPI
+	// may yield on some nodes and not on others (Open MPI yields where it
+	// oversubscribes a node's cores).
+	yields := 0
+	if mpiYields && !rt.exchangeAlways {
+		yields = 1
+	}
+	all := []int{0, 0, 0}
+	if err := mpi.Allreduce(rt.comm, []int{int(want), refused, yields}, all, mpi.Max); err != nil {
 		return err
 	}
 	if all[1] > 0 {
@@ -180,6 +193,7 @@ func (rt *Runtime) chooseRemote() error {
 	}
 	var err error
 	rt.am, err = startAM(rt.comm, rt.turns)
+	rt.exchanges = err == nil && all[2] == 0
 	return err
 }
 

@@ -27,6 +27,7 @@ func TestNodes(t *testing.T) {
 			t.Run(remote.String(), func(t *testing.T) { testNodes(t, remote) })
 		}
 		t.Run("RemoteChoice", testRemoteChoice)
+		t.Run("Exchanges", testExchanges)
 		// The whole suite in one job: 45 s on 4 ranks with the machine
 		// loaded tenfold, past the default limit when loaded more.
 	}, mpitest.Timeout(300*time.Second))
@@ -41,7 +42,7 @@ func testNodes(t *testing.T, remote armci.Remote) {
 		{"PutGet", testPutGet}, {"Acc", testAcc}, {"Strided", testStrided},
 		{"StridedOdd", testStridedOdd}, {"AccS", testAccS}, {"Vector", testVector},
 		{"ZeroSize", testZeroSize}, {"Group", testGroup}, {"FenceThenRead", testFenceThenRead},
-		{"BarrierMax", testBarrierMax},
+		{"BarrierMax", testBarrierMax}, {"AllMaxReduce", testAllMaxReduce},
 		{"MapIn", testMapIn}, {"RMW", testRMW}, {"NonBlocking", testNonBlocking},
 		{"Errors", testErrors}, {"Collective", testCollectiveErrors},
 		{"AccContention", testAccContention}, {"Tickets", testTickets},
@@ -74,6 +75,51 @@ func testMutexesServed(t *testing.T, rt *armci.Runtime) {
 		must(t, rt.Unlock(0, h))
 	}
 	must(t, rt.DestroyMutexes())
+}
+
+// testExchanges: agreements across nodes made of point-to-point exchanges
+// of records, as where MPI does not yield when idle (exchange.go), give
+// every process the rank-order combination and the maxima (recursive
+// doubling on 4 ranks, with a fold on 3), and serve requests while they
+// wait: a fetch-and-add by every process on every other, then a barrier,
+// in turns.
+// Without WithExchanges a runtime exchanges exactly where MPI does not yield.
+func testExchanges(t *testing.T) {
+	rt, err := armci.Init(mpi.World(), armci.WithNodes(pairs), armci.WithRemote(armci.RemoteAM))
+	must(t, err)
+	if want := !rt.SingleNode() && !armci.MPIYields(); armci.Exchanges(rt) != want {
+		t.Errorf("MPI yielding %v, %d ranks: Exchanges = %v, want %v", armci.MPIYields(), rt.Size(), armci.Exchanges(rt), want)
+	}
+	must(t, rt.Finalize())
+
+	rt, err = armci.Init(mpi.World(), armci.WithNodes(pairs), armci.WithRemote(armci.RemoteAM), armci.WithExchanges())
+	must(t, err)
+	if armci.Exchanges(rt) == rt.SingleNode() {
+		t.Fatalf("WithExchanges on %d ranks: Exchanges = %v", rt.Size(), armci.Exchanges(rt))
+	}
+	testAllMaxReduce(t, rt)
+	testBarrierMax(t, rt)
+	s := malloc(t, rt, 8*rt.Size())
+	clear(s.Local())
+	must(t, rt.Barrier())
+	for turn := range rt.Size() {
+		if turn == rt.Rank() {
+			for r := range rt.Size() {
+				if old, err := armci.FetchAdd(s, r, 8*turn, int64(1)); err != nil || old != 0 {
+					t.Fatalf("FetchAdd on %d in turn %d: %d, %v; want 0", r, turn, old, err)
+				}
+			}
+		}
+		must(t, rt.Barrier())
+	}
+	got := viewAs[int64](s.Local())
+	for turn, v := range got {
+		if v != 1 {
+			t.Errorf("counter of turn %d on rank %d = %d, want 1", turn, rt.Rank(), v)
+		}
+	}
+	must(t, s.Free())
+	must(t, rt.Finalize())
 }
 
 // testRemoteChoice: a runtime whose ranks span nodes reaches the other
