@@ -20,6 +20,11 @@ type Runtime struct {
 	single bool        // every rank of comm shares one node
 	nodeOf func() int  // this process's node number, for tests; nil: the real node
 	bar    *shmBarrier // Barrier in shared memory, where the ranks share a node
+	// node is the split of comm by node that segments over comm start
+	// from (nodeParts), kept where the ranks span nodes and map their
+	// node's parts: splitting anew took two collectives across nodes per
+	// Malloc.
+	node *nodeParts
 
 	// remote is how parts on other nodes are reached; am serves the
 	// requests aimed at this process where that is active messages.
@@ -126,7 +131,12 @@ func (rt *Runtime) setUp() error {
 	if err != nil {
 		return err
 	}
-	defer node.Free()
+	kept := false
+	defer func() {
+		if !kept {
+			node.Free()
+		}
+	}()
 	rt.single = single
 	if single {
 		rt.remote = RemoteAuto
@@ -136,7 +146,12 @@ func (rt *Runtime) setUp() error {
 	if !rt.shm {
 		return nil
 	}
-	if rt.shm, err = sharedWindows(node, rt.comm); err != nil || !rt.shm || !single {
+	if rt.shm, err = sharedWindows(node, rt.comm); err != nil || !rt.shm {
+		return err
+	}
+	if !single {
+		kept = true
+		rt.node, err = gatherNodeRanks(node, rt.comm)
 		return err
 	}
 	rt.bar, err = newShmBarrier(rt.comm)
@@ -324,6 +339,7 @@ func (rt *Runtime) Finalize() error {
 			return err
 		}
 	}
+	rt.node.free()
 	rt.done = true
 	return rt.comm.Free()
 }

@@ -231,8 +231,17 @@ type nodeParts struct {
 }
 
 // nodeParts splits c by node; it is collective over c. It returns nil and
-// true when c is on one node.
+// true when c is on one node. The runtime's own communicator was split at
+// Init: a copy of that split costs a duplicate of the node's communicator,
+// a collective of the node's ranks only.
 func (rt *Runtime) nodeParts(c *mpi.Comm) (*nodeParts, bool, error) {
+	if c == rt.comm && rt.node != nil {
+		comm, err := rt.node.comm.Dup()
+		if err != nil {
+			return nil, false, err
+		}
+		return &nodeParts{comm: comm, ranks: rt.node.ranks}, false, nil
+	}
 	comm, single, err := rt.splitNodes(c)
 	if err != nil || single {
 		if comm != nil {
@@ -240,12 +249,20 @@ func (rt *Runtime) nodeParts(c *mpi.Comm) (*nodeParts, bool, error) {
 		}
 		return nil, single, err
 	}
-	n := &nodeParts{comm: comm, ranks: make([]int, comm.Size())}
-	if err := mpi.Allgather(comm, []int{c.Rank()}, n.ranks); err != nil {
-		comm.Free()
-		return nil, false, err
+	n, err := gatherNodeRanks(comm, c)
+	return n, false, err
+}
+
+// gatherNodeRanks makes the nodeParts of node, the communicator of c's
+// ranks on this process's node, which it takes over; it is collective over
+// node.
+func gatherNodeRanks(node, c *mpi.Comm) (*nodeParts, error) {
+	n := &nodeParts{comm: node, ranks: make([]int, node.Size())}
+	if err := mpi.Allgather(node, []int{c.Rank()}, n.ranks); err != nil {
+		node.Free()
+		return nil, err
 	}
-	return n, false, nil
+	return n, nil
 }
 
 // free frees what n holds (nothing if n is nil).
