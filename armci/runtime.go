@@ -33,7 +33,7 @@ type Runtime struct {
 	// exchanges: the agreements across nodes exchange records point to
 	// point while serving requests, where a blocking MPI_Allreduce would
 	// spin beside the server (exchange.go); exchangeAlways asks for it
-	// everywhere (tests).
+	// even where MPI yields when idle (tests).
 	exchanges      bool
 	exchangeAlways bool
 
