@@ -119,7 +119,9 @@
 // What it costs: over shared memory the barrier of the call's implicit sync
 // does a few more atomic operations; elsewhere an MPI_Allreduce of a fixed
 // record (the maxima, and room for a small reduction) replaces the
-// MPI_Barrier. Gop and Brdcst, which have no sync, are that one collective
+// MPI_Barrier, or, across nodes where MPI does not yield when idle, the
+// same record exchanged point to point while the waiting process serves
+// its peers' requests (armci's exchange.go). Gop and Brdcst, which have no sync, are that one collective
 // for buffers of at most 1 KiB on one node and 256 bytes across nodes
 // (armci's AllMaxReduce and AllMaxBrdcst): it carries every process's
 // buffer too, combined in rank order (all get the same bits). Longer ones
