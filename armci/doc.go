@@ -227,6 +227,15 @@
 //	put/get/acc 2-D, 128 B-8 MiB  9.0-175x faster than ARMCI-MPI
 //	barrier                       18.1 µs   10.4 µs                            not met: 0.58x
 //
+// Most of the barrier's loss in that run was stale doorbell rings (fixed
+// since: doorbell.go's drain): after the large transfers, each of whose
+// requests rings, the server woke every 1.75 ms to a ring left behind
+// and polled without a yield beside the program. With the fix, in two
+// alternating runs of armcibench against ARMCI-MPI: barrier 11.4 µs
+// against 8.54 (0.75x; 14.9 µs before the fix in alternation with it),
+// every transfer 2.1-224x, put 2 and 8 MiB 0.90x and 0.72x of two-sided,
+// get 2 and 8 MiB 1.07-1.18x and 0.99x (BENCHMARKS.md).
+//
 // The large transfers and the barrier met their targets in the runs before
 // with MPI yielding (the sixteenth session's, round trip 17.0 µs: put and
 // get of 8 MiB 1.06x and 1.12x of two-sided, of 2 MiB 0.88x; get 8 B 1.07
