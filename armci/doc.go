@@ -207,34 +207,48 @@
 // says what binding changed),
 // alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
 // and prints what two-sided MPI does between the same two ranks. Medians of
-// 3 runs on 2026-11-27 (twenty-first session, build 36b5369), each rank
+// 3 runs on 2026-11-27 (twenty-second session, build 627050e), each rank
 // bound to a core of its own and MPI not yielding when idle (Open MPI's
 // default where ranks do not outnumber cores), active messages, on a 2-core
-// AMD EPYC virtual machine (round trip 20.8 µs, two-sided 3036 and 2751
+// AMD EPYC virtual machine (round trip 11.7 µs, two-sided 4795 and 5206
 // MB/s at 2 and 8 MiB):
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        6.39 µs  54.3 µs     round trip 20.8 µs     within 2x: met
-//	get 8 B                       18.0 µs   54.3 µs     round trip 20.8 µs     within 2x: met (0.87x)
-//	acc 8 B                        5.54 µs  94.7 µs     round trip 20.8 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.108    0.025 Mop/s 1/(2 round trips) 0.024 met
-//	put 8 MiB                     2514       643 MB/s   two-sided 2751 MB/s    0.8x: 0.91x, met
-//	get 8 MiB                     1782       788 MB/s   two-sided 2751 MB/s    0.8x: 0.65x, not met
-//	put 2 MiB                     1859       677 MB/s   two-sided 3036 MB/s    0.8x: 0.61x, not met
-//	get 2 MiB                     2043       806 MB/s   two-sided 3036 MB/s    0.8x: 0.67x, not met
-//	acc 8 MiB                     1969       341 MB/s   two-sided 2751 MB/s    (adds too: 0.72x)
-//	put, get, acc at every size    2.3-17x faster than ARMCI-MPI
-//	put/get/acc 2-D, 128 B-8 MiB  9.0-175x faster than ARMCI-MPI
-//	barrier                       18.1 µs   10.4 µs                            not met: 0.58x
+//	put 8 B                        5.52 µs  38.2 µs     round trip 11.7 µs     within 2x: met
+//	get 8 B                       16.3 µs   37.8 µs     round trip 11.7 µs     within 2x: met (1.40x)
+//	acc 8 B                        5.63 µs  67.0 µs     round trip 11.7 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.120    0.024 Mop/s 1/(2 round trips) 0.043 met
+//	put 8 MiB                     4439      1133 MB/s   two-sided 5206 MB/s    0.8x: 0.85x, met
+//	get 8 MiB                     4833      1275 MB/s   two-sided 5206 MB/s    0.8x: 0.93x, met
+//	put 2 MiB                     5440      1220 MB/s   two-sided 4795 MB/s    0.8x: 1.13x, met
+//	get 2 MiB                     5866      1318 MB/s   two-sided 4795 MB/s    0.8x: 1.22x, met
+//	acc 8 MiB                     3318       554 MB/s   two-sided 5206 MB/s    (adds too: 0.64x)
+//	put, get, acc at every size    1.7-12x faster than ARMCI-MPI
+//	put/get/acc 2-D, 128 B-8 MiB  7.4-222x faster than ARMCI-MPI
+//	barrier                       12.7 µs   8.29 µs                            not met: 0.65x
 //
-// Most of the barrier's loss in that run was stale doorbell rings (fixed
-// since: doorbell.go's drain): after the large transfers, each of whose
-// requests rings, the server woke every 1.75 ms to a ring left behind
-// and polled without a yield beside the program. With the fix, in two
-// alternating runs of armcibench against ARMCI-MPI: barrier 11.4 µs
-// against 8.54 (0.75x; 14.9 µs before the fix in alternation with it),
-// every transfer 2.1-224x, put 2 and 8 MiB 0.90x and 0.72x of two-sided,
-// get 2 and 8 MiB 1.07-1.18x and 0.99x (BENCHMARKS.md).
+// Through ga in the same run (gabench against GA C, which did not finish
+// in 150 s): every put, get and acc 1.87-315x, read_inc 4.84x, LuSolve
+// 25x and 21x, dgemm 10x and 2.9x, update_ghosts 1.31x, add 1.37x, ddot
+// 1.70x, elem_multiply 1.24x; extras: create_destroy 1.49x, lock_unlock
+// 3.53x, get_after_wait 0.99x; trailing: sync 0.82x (13.0 µs against
+// 10.7), dgop 0.84x (12.6 against 10.6), brdcst 0.49x (12.1 against 6.0:
+// GA C's broadcast returns before the others have it, ours agrees on the
+// arguments first). The demo on 2 + 2 ranks: 0.303 s regular, 0.308 s
+// block-cyclic (target 1.5x: met).
+//
+// The run of 36b5369 before (round trip 20.8 µs) had the barrier at 0.58x
+// (18.1 µs against 10.4), sync 0.56x, and put and get of 2 MiB and get of
+// 8 MiB at 0.61-0.67x of two-sided. Most of the barrier's loss there was
+// stale doorbell rings, fixed since (doorbell.go's drain): after the large
+// transfers, each of whose requests rings, the server woke every 1.75 ms
+// to a ring left behind and polled without a yield beside the program;
+// armcibench's barrier took 14.9 µs before the fix against 10.3 after in
+// alternating runs. What is left is the exchange itself: in scratch
+// programs alternated in one state of the machine, ga.Sync took 9.8-10.0
+// µs where GA C's GA_Sync and Go's plain MPI_Barrier took 8.2-8.5, and
+// neither dropping the waiting loop's yields nor probing for requests at
+// every fourth test moved it by more than 0.1 µs (BENCHMARKS.md).
 //
 // The large transfers and the barrier met their targets in the runs before
 // with MPI yielding (the sixteenth session's, round trip 17.0 µs: put and
