@@ -243,8 +243,11 @@ func (d *doorbell) drain() {
 	_ = d.conn.SetReadDeadline(time.Time{})
 	var b [8]byte
 	_ = rc.Read(func(fd uintptr) bool {
+		// The descriptor is non-blocking (Go's), so a read of an empty
+		// socket fails at once; a plain read returns no sender address to
+		// allocate.
 		for {
-			if _, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_DONTWAIT); err != nil {
+			if _, err := syscall.Read(int(fd), b[:]); err != nil {
 				return true
 			}
 		}

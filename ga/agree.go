@@ -16,12 +16,12 @@ import (
 // Collective calls validate, agree, then act. A call validates its arguments
 // on each process, then every process learns, in one small reduction that
 // rides on the synchronization the call makes anyway (armci's BarrierMax: a
-// few atomic operations over shared memory, elsewhere a reduction of a
-// small record, by MPI_Allreduce or point to point), whether any process refused and whether all passed
-// the same arguments (a hash of them). Only then does it act, so a mistake
-// on one process is an error on every process, with nothing changed, instead
-// of a hang. Collective array operations agree once more at their end sync,
-// on whether each process's part succeeded.
+// few atomic operations over shared memory, elsewhere a reduction of a small
+// record, by MPI_Allreduce or point to point), whether any process refused and
+// whether all passed the same arguments (a hash of them). Only then does it
+// act, so a mistake on one process is an error on every process, with nothing
+// changed, instead of a hang. Collective array operations agree once more at
+// their end sync, on whether each process's part succeeded.
 
 // ErrPeer is wrapped by the error a process gets when another process
 // refused a collective call's arguments; the message carries that process's

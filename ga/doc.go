@@ -119,13 +119,13 @@
 // What it costs: over shared memory the barrier of the call's implicit sync
 // does a few more atomic operations; elsewhere an MPI_Allreduce of a fixed
 // record (the maxima, and room for a small reduction) replaces the
-// MPI_Barrier, or, across nodes where MPI does not yield when idle, the
-// same record exchanged point to point while the waiting process serves
-// its peers' requests (armci's exchange.go). Gop and Brdcst, which have no sync, are that one collective
-// for buffers of at most 1 KiB on one node and 256 bytes across nodes
-// (armci's AllMaxReduce and AllMaxBrdcst): it carries every process's
-// buffer too, combined in rank order (all get the same bits). Longer ones
-// pay the agreement before their own MPI collective. The text of the last
+// MPI_Barrier, or, across nodes where MPI does not yield when idle, the same
+// record exchanged point to point while the waiting process serves its peers'
+// requests (armci's exchange.go). Gop and Brdcst, which have no sync, are that
+// one collective for buffers of at most 1 KiB on one node and 256 bytes across
+// nodes (armci's AllMaxReduce and AllMaxBrdcst): it carries every process's
+// buffer too, combined in rank order (all get the same bits). Longer ones pay
+// the agreement before their own MPI collective. The text of the last
 // Gop's and the last Brdcst's arguments is kept, so that a loop calling
 // them alike does not format and hash it again. Measured against GA C
 // (2 ranks, this session's runs): on one node Gop of one float64 0.225 µs
