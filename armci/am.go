@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -70,8 +71,9 @@ const (
 
 // amServer serves the requests aimed at this process.
 type amServer struct {
-	comm *mpi.Comm
-	rank int
+	comm  *mpi.Comm
+	commH cgo.Comm // comm's C handle
+	rank  int
 
 	mu    sync.RWMutex
 	parts map[int64]amPart // by id
@@ -131,7 +133,7 @@ func startAM(c *mpi.Comm, turns []sync.Mutex) (*amServer, error) {
 		return nil, err
 	}
 	n := dup.Size()
-	a := &amServer{comm: dup, rank: dup.Rank(), parts: map[int64]amPart{}, turns: turns,
+	a := &amServer{comm: dup, commH: cgo.Comm(dup.Handle()), rank: dup.Rank(), parts: map[int64]amPart{}, turns: turns,
 		sent: make([]atomic.Uint64, n), fenced: make([]atomic.Uint64, n), bell: bell, done: make(chan struct{})}
 	backgroundStarted()
 	go a.serve()
@@ -396,6 +398,22 @@ func (a *amServer) wait(reqs ...*mpi.Request) error {
 		}
 	}
 	return nil
+}
+
+// waitExchange completes an exchange's receive *req (exchange.go) as wait
+// does, its tests in C, and returns the bytes received.
+func (a *amServer) waitExchange(req *cgo.Request) (int, int) {
+	a.waiters.Add(1)
+	defer a.waiters.Add(-1)
+	for {
+		if !a.serveOne() {
+			yieldThread()
+		}
+		done, n, rc := cgo.ExchangeWait(req, a.commH, amTagRequest, exchangeSpins)
+		if rc != cgo.Success || done {
+			return n, rc
+		}
+	}
 }
 
 // handle applies one request from src.

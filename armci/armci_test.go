@@ -1,6 +1,7 @@
 package armci_test
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -282,20 +283,32 @@ func testAllMaxReduce(t *testing.T, rt *armci.Runtime) {
 	}
 
 	// Mixed calls: rank 0 agrees only, the others reduce and are told.
+	// Its maxima tell a caller that agrees; then, after a reduction like
+	// theirs, it agrees carrying nothing: across nodes its record travels
+	// empty, and what the others receive must read as such, not as what
+	// their last record held.
 	if n > 1 {
-		v := []int64{int64(me)}
 		out := []float64{-7}
-		if me == 0 {
-			must(t, rt.AllMax(v)) // its maxima tell a caller that agrees
-		} else {
-			_, err := armci.AllMaxReduce(rt, v, []float64{1}, out, armci.ReduceSum)
-			wantErr(t, "AllMaxReduce beside AllMax", err, "call", armci.ErrMixed)
-			if out[0] != -7 {
-				t.Errorf("AllMaxReduce beside AllMax wrote out: %v", out)
+		for _, mine := range []int64{int64(me), math.MinInt64} {
+			if mine == math.MinInt64 {
+				_, err := armci.AllMaxReduce(rt, []int64{1000}, []float64{1}, out, armci.ReduceSum)
+				must(t, err)
+				out[0] = -7
 			}
-		}
-		if v[0] != int64(n-1) {
-			t.Errorf("mixed calls: maxima %v, want [%d]", v, n-1)
+			v := []int64{int64(me)}
+			if me == 0 {
+				v[0] = mine
+				must(t, rt.AllMax(v))
+			} else {
+				_, err := armci.AllMaxReduce(rt, v, []float64{1}, out, armci.ReduceSum)
+				wantErr(t, "AllMaxReduce beside AllMax", err, "call", armci.ErrMixed)
+				if out[0] != -7 {
+					t.Errorf("AllMaxReduce beside AllMax of %d wrote out: %v", mine, out)
+				}
+			}
+			if v[0] != int64(n-1) {
+				t.Errorf("mixed calls, rank 0 with %d: maxima %v, want [%d]", mine, v, n-1)
+			}
 		}
 		// Different ops.
 		op := armci.ReduceSum

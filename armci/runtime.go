@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -36,6 +37,11 @@ type Runtime struct {
 	// even where MPI yields when idle (tests).
 	exchanges      bool
 	exchangeAlways bool
+	// commH is comm's C handle; xrecv, C memory guarded by xmu, receives
+	// the exchanges' records (exchange.go).
+	commH cgo.Comm
+	xmu   sync.Mutex
+	xrecv []byte
 
 	rmaSegments atomic.Int32  // live segments on the MPI path
 	fenceWord   atomic.Uint32 // a location for memory fences
@@ -107,6 +113,7 @@ func Init(c *mpi.Comm, opts ...Option) (*Runtime, error) {
 	}
 	rt := &Runtime{
 		comm:     dup,
+		commH:    cgo.Comm(dup.Handle()),
 		rank:     dup.Rank(),
 		size:     dup.Size(),
 		shm:      os.Getenv("GOGA_ARMCI_SHM") != "0",
@@ -340,6 +347,7 @@ func (rt *Runtime) Finalize() error {
 		}
 	}
 	rt.node.free()
+	rt.freeExchange()
 	rt.done = true
 	return rt.comm.Free()
 }

@@ -31,6 +31,15 @@ func TestWorld(t *testing.T) {
 		if want := n * (n + 1) / 2; got[0] != want {
 			fatalf(t, "Allreduce Sum of rank+1 = %d, want %d", got[0], want)
 		}
+		// Check: the return codes of MPI calls made from C.
+		if err := mpi.Check("Cfunc", 0); err != nil {
+			t.Errorf("Check of MPI_SUCCESS: %v", err)
+		}
+		var me *mpi.Error
+		err := mpi.Check("Cfunc", mpi.ErrClassNoSuchFile)
+		if !errors.As(err, &me) || me.Op != "Cfunc" || me.Class != mpi.ErrClassNoSuchFile || me.Msg == "" {
+			t.Errorf("Check of MPI_ERR_NO_SUCH_FILE: %#v, want an *mpi.Error of op Cfunc and that class", err)
+		}
 	})
 }
 

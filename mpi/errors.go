@@ -47,6 +47,12 @@ func argErr(op, arg, format string, a ...any) error {
 	return &ArgError{Op: op, Arg: arg, Msg: fmt.Sprintf(format, a...)}
 }
 
+// Check turns the return code of an MPI call made from C code compiled into
+// the same binary into an *Error naming op (nil for MPI_SUCCESS). Like every
+// call of this package it also reschedules the calling goroutine now and
+// then, which a goroutine looping over such calls needs (pace.go).
+func Check(op string, rc int) error { return check(op, rc) }
+
 // check turns an MPI return code into an error.
 func check(op string, rc int) error {
 	pace()
