@@ -244,11 +244,16 @@
 // transfers, each of whose requests rings, the server woke every 1.75 ms
 // to a ring left behind and polled without a yield beside the program;
 // armcibench's barrier took 14.9 µs before the fix against 10.3 after in
-// alternating runs. What is left is the exchange itself: in scratch
-// programs alternated in one state of the machine, ga.Sync took 9.8-10.0
-// µs where GA C's GA_Sync and Go's plain MPI_Barrier took 8.2-8.5, and
-// neither dropping the waiting loop's yields nor probing for requests at
-// every fourth test moved it by more than 0.1 µs (BENCHMARKS.md).
+// alternating runs. What was left was the exchange's crossings: an
+// exchange round is now one crossing into C, and sends only the record's
+// words that carry something (exchange.go). Alternated against the build
+// of that table, armcibench's barrier took 9.05 µs against 12.8, gabench's
+// sync 9.50 against 10.5, dgop 9.05 against 9.87, brdcst 9.14 against
+// 10.3, update_ghosts 72 against 98. The next make bench-2node (6a9c904)
+// ran in the machine's slow state (round trip 15.9 µs): barrier 0.83x
+// (12.3 against 10.2), sync 0.90x, dgop 0.83x, brdcst 0.51x, put 2 MiB
+// 0.59x of two-sided, every other figure as in the table
+// (BENCHMARKS.md).
 //
 // The large transfers and the barrier met their targets in the runs before
 // with MPI yielding (the sixteenth session's, round trip 17.0 µs: put and
