@@ -15,7 +15,7 @@ import (
 // a peer's requests to a process waiting in ga.Sync then waited up to 8 ms.
 // There the agreement's record is combined by point-to-point messages
 // instead, which the waiting thread completes while serving those
-// requests itself (amServer.wait). Across the two simulated nodes, 1 + 1
+// requests itself (amServer.waitExchange). Across the two simulated nodes, 1 + 1
 // ranks bound, against the blocking MPI_Allreduce (3 alternations): 8-byte
 // gets from a process in ga.Sync 17 µs on average against 39 (none over
 // 1 ms against 20 in 5000), gets of 256 KiB 84 µs against 162, ga.Sync

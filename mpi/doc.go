@@ -67,6 +67,9 @@
 //
 // Comm.Handle returns the C MPI_Comm as a uintptr for C code in the same
 // binary ((MPI_Comm)h in C), and CommFromHandle wraps one coming back.
+// Check turns the return code of an MPI call made in that C code into an
+// *Error, and reschedules the goroutine now and then as this package's own
+// calls do: a goroutine looping over MPI calls in C needs it (pace.go).
 // Comm.Fortran and CommFromFortran convert Fortran handles (MPI_Comm_c2f and
 // MPI_Comm_f2c), as BLACS and ScaLAPACK take them.
 //
