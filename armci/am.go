@@ -378,40 +378,35 @@ func (a *amServer) settle(reqs []*mpi.Request, err error, wait bool) ([]*mpi.Req
 // wait completes reqs, requests of this process's own operations, serving
 // requests aimed at this process meanwhile.
 func (a *amServer) wait(reqs ...*mpi.Request) error {
-	a.waiters.Add(1)
-	defer a.waiters.Add(-1)
 	pending := slices.Clone(reqs)
-	for len(pending) > 0 {
+	return a.serveWhile(func() (bool, error) {
 		k := 0
 		for _, r := range pending {
 			done, _, err := r.Test()
 			if err != nil {
-				return err
+				return false, err
 			}
 			if !done {
 				pending[k] = r
 				k++
 			}
 		}
-		if pending = pending[:k]; k > 0 && !a.serveOne() {
-			yieldThread()
-		}
-	}
-	return nil
+		pending = pending[:k]
+		return k == 0, nil
+	})
 }
 
-// waitExchange completes an exchange's receive *req (exchange.go) as wait
-// does, its tests in C, and returns the bytes received.
-func (a *amServer) waitExchange(req *cgo.Request) (int, int) {
+// serveWhile calls done until it reports true or an error, serving a
+// request aimed at this process (or else yielding the core) between calls.
+func (a *amServer) serveWhile(done func() (bool, error)) error {
 	a.waiters.Add(1)
 	defer a.waiters.Add(-1)
 	for {
+		if ok, err := done(); ok || err != nil {
+			return err
+		}
 		if !a.serveOne() {
 			yieldThread()
-		}
-		done, n, rc := cgo.ExchangeWait(req, a.commH, amTagRequest, exchangeSpins)
-		if rc != cgo.Success || done {
-			return n, rc
 		}
 	}
 }

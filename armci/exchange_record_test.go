@@ -22,9 +22,9 @@ func TestRecordTrim(t *testing.T) {
 	agreement := blank()
 	agreement[0] = 3
 	sum := blank()
-	sum[recHeader] = int64(ReduceSum) | int64(reflect.Float64)<<8 | 24<<16 // 24 bytes of float64
+	sum[recHeader] = reduction(ReduceSum, reflect.Float64, 24, 0)
 	bcast := blank()
-	bcast[recHeader] = int64(reduceBcast) | int64(reflect.Uint8)<<8 | 9<<16 // 9 bytes
+	bcast[recHeader] = reduction(reduceBcast, reflect.Uint8, 9, 1)
 	mixedRec := blank()
 	mixedRec[recHeader] = mixed
 	for _, c := range []struct {

@@ -70,6 +70,12 @@ func reduction(op ReduceOp, k reflect.Kind, n, root int) int64 {
 	return int64(op) | int64(k)<<8 | int64(n)<<16 | int64(root+1)<<40
 }
 
+// reductionOf reads back the op, element kind and length in bytes of the
+// reduction header h.
+func reductionOf(h int64) (ReduceOp, reflect.Kind, int) {
+	return ReduceOp(h & 0xff), reflect.Kind(h >> 8 & 0xff), int(h >> 16 & 0xffffff)
+}
+
 // record is the operator that combines records across nodes, made once per
 // process; split is set if MPI ever handed it part of a record.
 var record struct {
@@ -118,7 +124,7 @@ func elemsOf[E any](b []byte) []E {
 // operand comes first does not matter; the grouping does, and it is the
 // same on every process.
 func merge(h int64, dst, src []byte) {
-	op, k, n := ReduceOp(h&0xff), reflect.Kind(h>>8&0xff), int(h>>16&0xffffff)
+	op, k, n := reductionOf(h)
 	if op == reduceBcast {
 		n = (n + 7) / 8 * 8
 		combineOrdered(elemsOf[int64](dst[:n]), elemsOf[int64](src[:n]), ReduceMax)

@@ -431,17 +431,26 @@ func Test(r *Request, st *Status) (bool, int) {
 // Exchange posts a receive of up to len(recv) bytes from peer (none if recv
 // is nil), sends send to peer (nothing if nil; zero bytes if empty), both
 // with tag on c, and then tests the receive as ExchangeWait does. recv must
-// be C memory: the receive may still be pending, in *req, when Exchange
-// returns.
-func Exchange(send, recv []byte, peer, tag int, c, probe Comm, probeTag, spins int, req *Request) (done bool, count, rc int) {
+// be C memory: the receive may still be pending when Exchange returns.
+func Exchange(send, recv []byte, peer, tag int, c, probe Comm, probeTag, spins int) Exchanged {
 	sp, sn := sized(send)
 	rp, rn := sized(recv)
-	var f, n C.int
-	ch := C.goga_h(RequestNull)
-	rc = int(C.goga_exchange(sp, sn, rp, rn, ci(peer), ci(tag), h(uintptr(c)),
-		h(uintptr(probe)), ci(probeTag), ci(spins), &ch, &f, &n))
-	*req = Request(ch)
-	return f != 0, int(n), rc
+	return exchanged(C.goga_exchange(sp, sn, rp, rn, ci(peer), ci(tag), h(uintptr(c)),
+		h(uintptr(probe)), ci(probeTag), ci(spins)))
+}
+
+// Exchanged is where an exchange stands: RC is MPI's return code, Done
+// whether the receive completed (then Count is the bytes it received), and
+// Req the receive while it is pending. It comes back from C by value: out
+// parameters would each cost an allocation per crossing.
+type Exchanged struct {
+	Req       Request
+	Done      bool
+	Count, RC int
+}
+
+func exchanged(x C.goga_exchanged) Exchanged {
+	return Exchanged{Req: Request(x.req), Done: x.done != 0, Count: int(x.count), RC: int(x.rc)}
 }
 
 // sized is b's address and length, or a length of -1 where b is nil.
@@ -452,15 +461,10 @@ func sized(b []byte) (unsafe.Pointer, C.int) {
 	return unsafe.Pointer(unsafe.SliceData(b)), ci(len(b))
 }
 
-// ExchangeWait tests the receive *req up to spins times, and stops early when
-// a message of probeTag waits on probe. It reports whether the receive
-// completed, and how many bytes it received.
-func ExchangeWait(req *Request, probe Comm, probeTag, spins int) (done bool, count, rc int) {
-	var f, n C.int
-	ch := C.goga_h(*req)
-	rc = int(C.goga_exchange_wait(&ch, h(uintptr(probe)), ci(probeTag), ci(spins), &f, &n))
-	*req = Request(ch)
-	return f != 0, int(n), rc
+// ExchangeWait tests the receive req up to spins times, and stops early when
+// a message of probeTag waits on probe.
+func ExchangeWait(req Request, probe Comm, probeTag, spins int) Exchanged {
+	return exchanged(C.goga_exchange_wait(h(uintptr(req)), h(uintptr(probe)), ci(probeTag), ci(spins)))
 }
 
 // Waitall is MPI_Waitall; it updates the request handles.

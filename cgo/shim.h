@@ -270,42 +270,45 @@ static inline int goga_test(goga_h *req, int *flag, goga_status *st) {
 	if (rc == MPI_SUCCESS && *flag) goga_fill_done(&s, st);
 	return rc;
 }
-// goga_exchange_wait tests the receive *req up to spins times and stops
-// early, *flag 0, when a message of tag ptag waits on pc: one crossing for
-// what took a crossing per test, and no request object on the Go side.
-// *flag says whether the receive completed, and *count how many bytes came.
-static inline int goga_exchange_wait(goga_h *req, goga_h pc, int ptag, int spins, int *flag, int *count) {
-	MPI_Request r = G_REQ(*req);
+// goga_exchanged is where an exchange stands, returned by value.
+typedef struct {
+	goga_h req;     // the receive, while pending
+	int done;       // the receive completed
+	int count;      // the bytes it received, once done
+	int rc;         // MPI's return code
+} goga_exchanged;
+// goga_exchange_wait tests the receive req up to spins times and stops
+// early, not done, when a message of tag ptag waits on pc: one crossing
+// for what took a crossing per test, and no request object on the Go side.
+static inline goga_exchanged goga_exchange_wait(goga_h req, goga_h pc, int ptag, int spins) {
+	MPI_Request r = G_REQ(req);
 	MPI_Status s;
-	int rc = MPI_SUCCESS, waiting = 0;
-	*flag = 0;
+	goga_exchanged x = {0, 0, 0, MPI_SUCCESS};
+	int waiting = 0;
 	for (int i = 0; i < spins; i++) {
-		rc = MPI_Test(&r, flag, &s);
-		if (rc != MPI_SUCCESS) break;
-		if (*flag) {
-			rc = MPI_Get_count(&s, MPI_BYTE, count);
+		if ((x.rc = MPI_Test(&r, &x.done, &s)) != MPI_SUCCESS) break;
+		if (x.done) {
+			x.rc = MPI_Get_count(&s, MPI_BYTE, &x.count);
 			break;
 		}
-		rc = MPI_Iprobe(MPI_ANY_SOURCE, ptag, G_COMM(pc), &waiting, MPI_STATUS_IGNORE);
-		if (rc != MPI_SUCCESS || waiting) break;
+		x.rc = MPI_Iprobe(MPI_ANY_SOURCE, ptag, G_COMM(pc), &waiting, MPI_STATUS_IGNORE);
+		if (x.rc != MPI_SUCCESS || waiting) break;
 	}
-	*req = (goga_h)r;
-	return rc;
+	x.req = (goga_h)r;
+	return x;
 }
 // goga_exchange posts a receive of up to rn bytes into rbuf from peer (none
 // if rn < 0), sends sn bytes of sbuf to it (none if sn < 0), both with tag
 // on c, and then waits as goga_exchange_wait does.
-static inline int goga_exchange(void *sbuf, int sn, void *rbuf, int rn, int peer, int tag, goga_h c,
-		goga_h pc, int ptag, int spins, goga_h *req, int *flag, int *count) {
+static inline goga_exchanged goga_exchange(void *sbuf, int sn, void *rbuf, int rn, int peer, int tag,
+		goga_h c, goga_h pc, int ptag, int spins) {
 	MPI_Request r = MPI_REQUEST_NULL;
-	int rc;
-	*flag = 1;
-	*count = 0;
-	if (rn >= 0 && (rc = MPI_Irecv(rbuf, rn, MPI_BYTE, peer, tag, G_COMM(c), &r)) != MPI_SUCCESS) return rc;
-	*req = (goga_h)r;
-	if (sn >= 0 && (rc = MPI_Send(sbuf, sn, MPI_BYTE, peer, tag, G_COMM(c))) != MPI_SUCCESS) return rc;
-	if (rn < 0) return MPI_SUCCESS;
-	return goga_exchange_wait(req, pc, ptag, spins, flag, count);
+	goga_exchanged x = {(goga_h)MPI_REQUEST_NULL, 1, 0, MPI_SUCCESS};
+	if (rn >= 0 && (x.rc = MPI_Irecv(rbuf, rn, MPI_BYTE, peer, tag, G_COMM(c), &r)) != MPI_SUCCESS) return x;
+	x.req = (goga_h)r;
+	if (sn >= 0 && (x.rc = MPI_Send(sbuf, sn, MPI_BYTE, peer, tag, G_COMM(c))) != MPI_SUCCESS) return x;
+	if (rn < 0) return x;
+	return goga_exchange_wait(x.req, pc, ptag, spins);
 }
 static inline int goga_cancel(goga_h req) {
 	MPI_Request r = G_REQ(req);
