@@ -105,19 +105,15 @@ func (a *Array[T]) acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 // (NGA_Read_inc): the shared counter of dynamic load balancing. The array
 // must hold int32 or int64.
 func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
-	// An integer this process maps: the CPU's fetch-and-add, counted after
-	// it. Counted before, two processes on one counter made a fifth fewer
-	// increments between them.
+	// An integer this process maps: the CPU's fetch-and-add, counted in
+	// a slot pinned before it. Counted before it, two processes on one
+	// counter made a fifth fewer increments between them.
 	if r, off, _, ok := a.quick(sub, sub, nil, 1); ok {
 		if a.direct64 != nil && a.direct64[r].Mapped() {
-			old, err := armci.DirectFetchAdd(&a.direct64[r], off, inc)
-			a.note(r, statReadInc, a.es)
-			return old, err
+			return countedFetchAdd(a.g, &a.direct64[r], r, off, inc, a.es)
 		}
 		if a.direct32 != nil && a.direct32[r].Mapped() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
-			old, err := armci.DirectFetchAdd(&a.direct32[r], off, int32(inc))
-			a.note(r, statReadInc, a.es)
-			return int64(old), err
+			return countedFetchAdd(a.g, &a.direct32[r], r, off, int32(inc), a.es)
 		}
 	}
 	if err := a.checkPatch("ReadInc", sub, sub); err != nil {
@@ -140,6 +136,15 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 		return armci.FetchAdd(a.seg, rank, off, inc)
 	}
 	old, err := armci.FetchAdd(a.seg, rank, off, int32(inc))
+	return int64(old), err
+}
+
+// countedFetchAdd is ReadInc's fetch-and-add on rank's block, which this
+// process maps, counted for PrintStats.
+func countedFetchAdd[E int32 | int64](g *group, d *armci.Direct[E], rank, off int, inc E, es int) (int64, error) {
+	s := g.stats.ops.Pin()
+	old, err := armci.DirectFetchAdd(d, off, inc)
+	g.tallyPinned(s, rank, statReadInc, 1, es)
 	return int64(old), err
 }
 
