@@ -5,6 +5,7 @@ import (
 
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/layout"
+	"github.com/goga-hpc/goga/internal/percpu"
 )
 
 // Put copies buf into the patch [lo, hi] (NGA_Put). buf holds the patch in C
@@ -140,11 +141,22 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 }
 
 // countedFetchAdd is ReadInc's fetch-and-add on rank's block, which this
-// process maps, counted for PrintStats.
+// process maps, counted for PrintStats as tally counts, but in a slot pinned
+// before the atomic and with no call between the two: with two processes
+// on one counter, tally after the atomic cost a fifth of their increments.
 func countedFetchAdd[E int32 | int64](g *group, d *armci.Direct[E], rank, off int, inc E, es int) (int64, error) {
+	i, to := g.counters(rank, statReadInc)
 	s := g.stats.ops.Pin()
 	old, err := armci.DirectFetchAdd(d, off, inc)
-	g.tallyPinned(s, rank, statReadInc, 1, es)
+	if s != nil {
+		s[i]++
+		s[to] += int64(es)
+		percpu.Unpin()
+	} else {
+		percpu.Unpin()
+		g.spill(i, to, 1, es)
+	}
+	g.noteTarget(rank)
 	return int64(old), err
 }
 
