@@ -253,7 +253,10 @@
 // ran in the machine's slow state (round trip 15.9 µs): barrier 0.83x
 // (12.3 against 10.2), sync 0.90x, dgop 0.83x, brdcst 0.51x, put 2 MiB
 // 0.59x of two-sided, every other figure as in the table
-// (BENCHMARKS.md).
+// (BENCHMARKS.md). So did the one of 89268c1 (round trip 15.7 µs):
+// barrier 0.91x (11.4 against 10.4), sync 1.07x, dgop 0.93x, brdcst 0.50x,
+// get_after_wait 1.10x, put 2 MiB 0.63x and 8 MiB 0.92x of two-sided, gets
+// 1.9-2.0x of it.
 //
 // The large transfers and the barrier met their targets in the runs before
 // with MPI yielding (the sixteenth session's, round trip 17.0 µs: put and
