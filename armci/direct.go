@@ -99,6 +99,11 @@ func (d *Direct[T]) acc(off int, src []T, scale T) error {
 // Mapped reports whether d is a part (DirectTo's ok), not the zero Direct.
 func (d *Direct[T]) Mapped() bool { return d.s != nil }
 
+// CPU reports whether d's accumulates and DirectFetchAdd are the
+// processor's own atomic operations, with no MPI call (false for the zero
+// Direct).
+func (d *Direct[T]) CPU() bool { return d.lock != nil }
+
 // DirectFetchAdd adds v to d's element at element offset off and returns its
 // old value, atomically with respect to every other read-modify-write and
 // accumulate on it (FetchAdd).

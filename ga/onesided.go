@@ -106,14 +106,13 @@ func (a *Array[T]) acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 // (NGA_Read_inc): the shared counter of dynamic load balancing. The array
 // must hold int32 or int64.
 func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
-	// An integer this process maps: the CPU's fetch-and-add, counted in
-	// a slot pinned before it. Counted before it, two processes on one
-	// counter made a fifth fewer increments between them.
+	// An integer this process maps and adds to with the processor's
+	// atomic: countedFetchAdd. Elsewhere (MPI's atomics) the general path.
 	if r, off, _, ok := a.quick(sub, sub, nil, 1); ok {
-		if a.direct64 != nil && a.direct64[r].Mapped() {
+		if a.direct64 != nil && a.direct64[r].CPU() {
 			return countedFetchAdd(a.g, &a.direct64[r], r, off, inc, a.es)
 		}
-		if a.direct32 != nil && a.direct32[r].Mapped() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
+		if a.direct32 != nil && a.direct32[r].CPU() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
 			return countedFetchAdd(a.g, &a.direct32[r], r, off, int32(inc), a.es)
 		}
 	}
@@ -141,9 +140,11 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 }
 
 // countedFetchAdd is ReadInc's fetch-and-add on rank's block, which this
-// process maps, counted for PrintStats as tally counts, but in a slot pinned
-// before the atomic and with no call between the two: with two processes
-// on one counter, tally after the atomic cost a fifth of their increments.
+// process maps and adds to with the processor's atomic (d.CPU(): nothing
+// blocks while the slot is pinned), counted for PrintStats as tally counts
+// but in a slot pinned before the atomic, with no call between the two:
+// with two processes on one counter, tally after the atomic cost a fifth
+// of their increments.
 func countedFetchAdd[E int32 | int64](g *group, d *armci.Direct[E], rank, off int, inc E, es int) (int64, error) {
 	i, to := g.counters(rank, statReadInc)
 	s := g.stats.ops.Pin()
