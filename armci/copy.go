@@ -52,16 +52,19 @@ var streamCopyFrom = sync.OnceValue(func() int {
 })
 
 // bigAcc is the size from which accumulate hands the loop to a vectorized C
-// kernel (about 3x Go's scalar loop here, against one crossing).
+// kernel (about 3x Go's scalar loop here, against one crossing), for the
+// element types that have no assembly kernel.
 const bigAcc = 1024
 
-// asmAcc is the length from which float32 and float64 accumulates below
-// bigAcc run gonum's assembly kernels (its BLAS's axpy: SSE2 on amd64),
-// which need no cgo crossing: in one process on the AMD EPYC VM of
-// 2026-11-27 they took 13 ns for 64 float64 against 36 in Go's loop; below
-// 16 elements Go's loop wins. From bigAcc on the C kernel's AVX2 wins:
-// between two processes armcibench's accumulate of 4 KiB took 105 ns
-// through it and 136 through gonum's, of 256 KiB 4.7 µs against 5.7.
+// asmAcc is the length from which float32 and float64 accumulates run in
+// assembly: the AVX2 kernels of acc_amd64.s where the CPU has AVX2, else
+// gonum's (its BLAS's axpy: SSE2 on amd64) below bigAcc. Neither needs a
+// cgo crossing. In one process on the AMD EPYC VM of 2026-11-27 gonum's
+// took 13 ns for 64 float64 against 36 in Go's loop, and below 16
+// elements Go's loop wins. The C kernel's AVX2 loop had beaten gonum's from
+// bigAcc on (armcibench's accumulate of 4 KiB between two processes 105 ns
+// against 136), and the same loop in Go's assembler beat the C kernel by
+// its crossing: 4 KiB in one process in 2026-11-28's session, 81 ns through C.
 const asmAcc = 16
 
 var blasAcc gonum.Implementation
@@ -76,6 +79,16 @@ func accKernel[T AccElem](dst, src []T, scale T) bool {
 	d, s := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0])
 	if nb := uintptr(n * sizeOf[T]()); uintptr(d) < uintptr(s)+nb && uintptr(s) < uintptr(d)+nb {
 		return false // the kernels assume no overlap
+	}
+	if asmAVX2 {
+		switch a := any(scale).(type) {
+		case float64:
+			accFloat64AVX2((*float64)(d), (*float64)(s), n, a)
+			return true
+		case float32:
+			accFloat32AVX2((*float32)(d), (*float32)(s), n, a)
+			return true
+		}
 	}
 	if n*sizeOf[T]() < bigAcc {
 		// The BLAS's axpy does nothing for alpha 0, where dst + 0·src is

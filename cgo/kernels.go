@@ -112,9 +112,13 @@ func AccComplex128(dst, src unsafe.Pointer, n int, a complex128) {
 // non-temporal stores: for runs far larger than the last-level cache, whose
 // c would not stay there anyway.
 
+// AVX2 reports whether this CPU runs AVX2 code and its kernel keeps the
+// vector registers (GCC's check): for the Go assembly kernels too.
+var AVX2 = C.goga_avx2() != 0
+
 // Streams reports whether the element-wise kernels can write with
-// non-temporal stores on this CPU (x86-64 with AVX2).
-var Streams = C.goga_streams() != 0
+// non-temporal stores on this CPU: theirs are AVX2 code.
+var Streams = AVX2
 
 // AxpbyFloat32 is c = alpha*a + beta*b over float32.
 func AxpbyFloat32(c, a, b unsafe.Pointer, n int, alpha, beta float32, stream bool) {

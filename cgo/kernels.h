@@ -90,11 +90,11 @@
 // random values, which set ga's threshold, see its streamAbove). The loops
 // are written with AVX2 intrinsics (GCC has no portable non-temporal
 // store): a CPU without AVX2 runs the ordinary kernels instead
-// (goga_streams).
+// (goga_avx2).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
 
-static int goga_streams(void) { return __builtin_cpu_supports("avx2"); }
+static int goga_avx2(void) { return __builtin_cpu_supports("avx2"); }
 
 // The scalar head runs until c is aligned for the vector stores, and the
 // tail after the last whole vector.
@@ -146,7 +146,7 @@ __attribute__((target("avx2"))) static void goga_copy_nt(uintptr_t dst, uintptr_
 	_mm_sfence();
 }
 #else
-static int goga_streams(void) { return 0; }
+static int goga_avx2(void) { return 0; }
 static void goga_copy_nt(uintptr_t dst, uintptr_t src, long n) { memcpy((void *)dst, (const void *)src, n); }
 #define GOGA_STREAMING_NONE(suffix, T)                                                         \
 	static void goga_axpby_nt_##suffix(void *c, const void *a, const void *b, long n, T alpha, T beta) { goga_axpby_##suffix(c, a, b, n, alpha, beta); } \

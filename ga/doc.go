@@ -240,8 +240,9 @@
 // last-level cache, c = αa + βb and c = a·b write with non-temporal stores.
 // Those beat GA C's loops (BENCHMARKS.md); BLAS has no c = a·b,
 // norm-and-maximum or argmax-with-first-index to offer. Accumulates of
-// 16 elements to 1 KiB of float32 or float64 run gonum's own BLAS axpy
-// (assembly, no crossing: armci's copy.go). A program that runs BLAS on its
+// float32 and float64 from 16 elements on run AVX2 loops in Go's assembler
+// (no crossing: armci's acc_amd64.s), or gonum's own BLAS axpy on a CPU
+// without AVX2. A program that runs BLAS on its
 // own blocks does it through gonum on LocalDense's matrix, with gonum's own
 // BLAS or, through blas64.Use, an OpenBLAS-backed one
 // (gonum.org/v1/netlib).
