@@ -554,22 +554,22 @@
 // 8 MiB copy within one process (put_memcpy_limit_MBps), and the linked
 // BLAS's dgemm alone in one process with a thread per rank
 // (dgemm_limit_GFlops, in a child process after the job). Nine runs of
-// 2026-11-28 (twenty-fourth session, 0e57b2c), 2 ranks on a 2-core AMD EPYC
+// 2026-11-28 (twenty-fifth session, 2b82c8c), 2 ranks on a 2-core AMD EPYC
 // virtual machine, ratios taken within each run (a run where one of the
-// pair met a noisy moment gives the extremes), and seven of 2026-11-27
-// (sixteenth session):
+// pair met a noisy moment gives the extremes), and nine of the session
+// before (0e57b2c):
 //
-//	                         ga against armci or the limit, per run     2026-11-27
-//	put 8 B                  0.49-2.01x slower (median 1.46)            0.93-1.50x (1.33)
-//	get 8 B                  0.68-1.77x slower (median 1.40)            0.82-1.69x (1.23)
-//	acc 8 B                  1.00-1.62x slower (median 1.23)            0.81-1.32x (1.11)
-//	ReadInc / fetch-and-add  0.84-1.00x (median 0.90)                   0.62-0.97x (0.89)
-//	put 8 MiB / memcpy       0.83-1.34x (median 1.01)                   1.00-1.26x (1.07)
-//	Gemm n = 1000 / dgemm    0.90-0.97x (median 0.94)                   0.89-0.98x (0.95)
-//	Gemm n = 2000 / dgemm    0.97-1.00x (median 0.98)                   0.95-0.99x (0.97)
+//	                         ga against armci or the limit, per run     0e57b2c
+//	put 8 B                  1.04-1.76x slower (median 1.21)            0.49-2.01x (1.46)
+//	get 8 B                  0.89-2.23x slower (median 1.44)            0.68-1.77x (1.40)
+//	acc 8 B                  1.10-1.25x slower (median 1.13)            1.00-1.62x (1.23)
+//	ReadInc / fetch-and-add  0.65-0.95x (median 0.90)                   0.84-1.00x (0.90)
+//	put 8 MiB / memcpy       1.03-1.28x (median 1.15)                   0.83-1.34x (1.01)
+//	Gemm n = 1000 / dgemm    0.88-1.01x (median 0.96)                   0.90-0.97x (0.94)
+//	Gemm n = 2000 / dgemm    0.92-1.02x (median 0.97)                   0.97-1.00x (0.98)
 //
-// Gemm took 86-92 GF/s at n = 1000 and 101-104 at n = 2000 in every run,
-// against GA C's medians of 54 and 75 in that day's make bench. The 8-byte
+// Gemm took 85-94 GF/s at n = 1000 and 97-104 at n = 2000 in every run,
+// against GA C's medians of 55 and 76 in that day's make bench. The 8-byte
 // calls take 11-21 ns, where one nanosecond is a tenth of the ratio and the
 // sets move by as much: without its statistics (a pin of a per-P slot and
 // two adds, 4 ns of an 8-byte Put's 16 on one rank), ga's Put took
