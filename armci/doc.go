@@ -200,6 +200,16 @@
 // (pages.go), and MapIn does so for a whole part: a first 8 MiB put into a
 // fresh part takes 0.7-1.1 ms here instead of 3.6-4.4.
 //
+// On one node (2 ranks; make bench-armci of 2026-11-28, 2b82c8c) every
+// contiguous and 2-D put, get and accumulate is at 1.01x of ARMCI-MPI or
+// more. Accumulates of float32 and float64 run AVX2 loops in Go's
+// assembler (acc_amd64.s): the C kernel's loop had cost a cgo crossing, a
+// third of a 4 KiB accumulate (57 ns against 81 in one process). Copies
+// from 64 KiB on are glibc's memcpy, as ARMCI-MPI's are, so those rows
+// sit near 1.0x: in one process an AVX2 copy loop and rep movsq moved 256
+// KiB no faster (4.6-4.8 µs all), and Go's copy lost from 1 MiB on (2 MiB
+// in 75-86 µs against 42-45).
+//
 // Across nodes, `make bench-2node` runs cmd/armcibench and cmd/gabench on
 // two nodes simulated on one machine (1 + 1 ranks, loopback TCP between
 // them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp; since 2026-11-26
