@@ -53,7 +53,7 @@ var streamCopyFrom = sync.OnceValue(func() int {
 
 // bigAcc is the size from which accumulate hands the loop to a vectorized C
 // kernel (about 3x Go's scalar loop here, against one crossing), for the
-// element types that have no assembly kernel.
+// element types and CPUs that have no assembly kernel (accAsm).
 const bigAcc = 1024
 
 // asmAcc is the length from which float32 and float64 accumulates run in
@@ -80,15 +80,8 @@ func accKernel[T AccElem](dst, src []T, scale T) bool {
 	if nb := uintptr(n * sizeOf[T]()); uintptr(d) < uintptr(s)+nb && uintptr(s) < uintptr(d)+nb {
 		return false // the kernels assume no overlap
 	}
-	if asmAVX2 {
-		switch a := any(scale).(type) {
-		case float64:
-			accFloat64AVX2((*float64)(d), (*float64)(s), n, a)
-			return true
-		case float32:
-			accFloat32AVX2((*float32)(d), (*float32)(s), n, a)
-			return true
-		}
+	if accAsm(d, s, n, scale) {
+		return true
 	}
 	if n*sizeOf[T]() < bigAcc {
 		// The BLAS's axpy does nothing for alpha 0, where dst + 0·src is
