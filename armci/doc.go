@@ -59,7 +59,10 @@
 //     or, where MPI does not yield when idle and active messages reach the
 //     other nodes, the same record exchanged point to point by recursive
 //     doubling while the waiting thread serves its peers' requests
-//     (exchange.go). ga's small Gop and Brdcst are that one collective.
+//     (exchange.go), over TCP connections of the runtime's own between
+//     the pairs that exchange (link.go; GOGA_ARMCI_LINKS=0 on any process
+//     sends them as MPI messages instead). ga's small Gop and Brdcst are
+//     that one collective.
 //
 // # Memory and its limits
 //
@@ -175,7 +178,14 @@
 // yield, the agreements across nodes (Barrier, BarrierMax, ga.Sync) do not
 // block inside MPI at all: their records go point to point, and the
 // waiting thread serves requests between its tests (exchange.go), so that
-// no thread spins in MPI beside the server.
+// no thread spins in MPI beside the server. They travel over links, TCP
+// connections made at start between the processes that exchange, which
+// the waiting thread reads without blocking (link.go): across the two
+// simulated nodes, a barrier took 7.3 µs against 11.0 over MPI messages
+// and MPI_Barrier's 10.6 (medians of 9 chunks of 1000, one run, the
+// machine's slow state), and an MPI_Barrier from C 10.3; in armcibench
+// against ARMCI-MPI's barrier, 8.0 µs against 10.4-10.5, and gabench's
+// Gop of one float64 7.7-8.5 µs against GA C's 10.5-10.8.
 //
 // # Seam: transports
 //

@@ -73,38 +73,35 @@ const (
 	exWords = exName + 32 // a host name has at most 255 bytes
 )
 
-// openDoorbells gives every process of c a doorbell, or none to any: it is
-// collective. Each process publishes the address its host name resolves to
-// on its own host; where that is a loopback address (as Debian's
-// 127.0.1.1) and the host is another, the others resolve the name
-// themselves. Then every process rings every other once, and all keep
-// doorbells only if every ring arrived.
-func openDoorbells(c *mpi.Comm) (*doorbell, error) {
-	n, me := c.Size(), c.Rank()
-	d := &doorbell{peers: make([]*net.UDPAddr, n), last: make([]atomic.Int64, n)}
+// peerAddrs gathers every process's port (0 for none) and the IPv4 address
+// by which its host is reached from here (nil where none is known); it is
+// collective over c. Each process publishes the address its host name
+// resolves to on its own host; where that is a loopback address (as
+// Debian's 127.0.1.1) and the host is another, the others resolve the name
+// themselves.
+func peerAddrs(c *mpi.Comm, port int) ([]net.IP, []int, error) {
+	n := c.Size()
 	host, _ := os.Hostname()
 	mine := make([]int64, exWords)
-	if os.Getenv("GOGA_ARMCI_DOORBELL") != "0" && n <= maxDoorbells && host != "" && len(host) <= 8*(exWords-exName) {
-		if conn, err := net.ListenUDP("udp4", &net.UDPAddr{}); err == nil {
-			d.conn = conn
-			_ = conn.SetReadBuffer(1 << 20) // the rings at start
-			mine[exPort] = int64(conn.LocalAddr().(*net.UDPAddr).Port)
-			if ip := lookup(host); ip != nil {
-				mine[exAddr] = int64(binary.BigEndian.Uint32(ip))
-			}
-			mine[exLen] = int64(len(host))
-			copy(bytesOf(mine[exName:]), host)
+	if port != 0 && host != "" && len(host) <= 8*(exWords-exName) {
+		mine[exPort] = int64(port)
+		if ip := lookup(host); ip != nil {
+			mine[exAddr] = int64(binary.BigEndian.Uint32(ip))
 		}
+		mine[exLen] = int64(len(host))
+		copy(bytesOf(mine[exName:]), host)
 	}
 	all := make([]int64, n*exWords)
 	if err := mpi.Allgather(c, mine, all); err != nil {
-		d.close()
-		return nil, err
+		return nil, nil, err
 	}
-	ok := d.conn != nil
+	ips, ports := make([]net.IP, n), make([]int, n)
 	names := map[string]net.IP{host: net.IPv4(127, 0, 0, 1).To4()}
-	for r := 0; r < n && ok; r++ {
+	for r := range n {
 		w := all[r*exWords : (r+1)*exWords]
+		if w[exPort] == 0 {
+			continue
+		}
 		name := string(bytesOf(w[exName:])[:w[exLen]])
 		ip, seen := names[name]
 		if !seen {
@@ -114,9 +111,35 @@ func openDoorbells(c *mpi.Comm) (*doorbell, error) {
 			}
 			names[name] = ip
 		}
-		ok = w[exPort] != 0 && ip != nil
+		ips[r], ports[r] = ip, int(w[exPort])
+	}
+	return ips, ports, nil
+}
+
+// openDoorbells gives every process of c a doorbell, or none to any: it is
+// collective. Every process rings every other once, and all keep doorbells
+// only if every ring arrived.
+func openDoorbells(c *mpi.Comm) (*doorbell, error) {
+	n, me := c.Size(), c.Rank()
+	d := &doorbell{peers: make([]*net.UDPAddr, n), last: make([]atomic.Int64, n)}
+	port := 0
+	if os.Getenv("GOGA_ARMCI_DOORBELL") != "0" && n <= maxDoorbells {
+		if conn, err := net.ListenUDP("udp4", &net.UDPAddr{}); err == nil {
+			d.conn = conn
+			_ = conn.SetReadBuffer(1 << 20) // the rings at start
+			port = conn.LocalAddr().(*net.UDPAddr).Port
+		}
+	}
+	ips, ports, err := peerAddrs(c, port)
+	if err != nil {
+		d.close()
+		return nil, err
+	}
+	ok := d.conn != nil
+	for r := 0; r < n && ok; r++ {
+		ok = ports[r] != 0 && ips[r] != nil
 		if ok {
-			d.peers[r] = &net.UDPAddr{IP: ip, Port: int(w[exPort])}
+			d.peers[r] = &net.UDPAddr{IP: ips[r], Port: ports[r]}
 		}
 	}
 	if ok {

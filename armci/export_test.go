@@ -25,6 +25,12 @@ func WithExchanges() Option { return func(rt *Runtime) { rt.exchangeAlways = tru
 // records point to point.
 func Exchanges(rt *Runtime) bool { return rt.exchanges }
 
+// Linked reports whether the runtime's exchanges go over its own TCP links.
+func Linked(rt *Runtime) bool { return rt.links != nil }
+
+// ExchangePartners is exchangePartners.
+var ExchangePartners = exchangePartners
+
 // PartAddr is the address at which this process maps rank's part of s, or 0
 // where it does not map it.
 func PartAddr(s *Segment, rank int) uintptr {

@@ -37,6 +37,8 @@ type Runtime struct {
 	// even where MPI yields when idle (tests).
 	exchanges      bool
 	exchangeAlways bool
+	// links carry the exchanges where every process has its own (link.go).
+	links *links
 	// commH is comm's C handle; xrecv, C memory guarded by xmu, receives
 	// the exchanges' records (exchange.go).
 	commH cgo.Comm
@@ -214,8 +216,12 @@ func (rt *Runtime) chooseRemote() error {
 		return nil
 	}
 	var err error
-	rt.am, err = startAM(rt.comm, rt.turns)
-	rt.exchanges = err == nil && all[2] == 0
+	if rt.am, err = startAM(rt.comm, rt.turns); err != nil {
+		return err
+	}
+	if rt.exchanges = all[2] == 0; rt.exchanges {
+		rt.links, err = openLinks(rt.comm)
+	}
 	return err
 }
 
@@ -340,6 +346,9 @@ func (rt *Runtime) Finalize() error {
 	rt.stopProgress()
 	if rt.am != nil {
 		rt.am.stop()
+	}
+	if rt.links != nil {
+		rt.links.close()
 	}
 	if rt.bar != nil {
 		if err := rt.bar.free(); err != nil {

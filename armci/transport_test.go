@@ -1,7 +1,9 @@
 package armci_test
 
 import (
+	"math/bits"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -28,6 +30,7 @@ func TestNodes(t *testing.T) {
 		}
 		t.Run("RemoteChoice", testRemoteChoice)
 		t.Run("Exchanges", testExchanges)
+		t.Run("ExchangesUnlinked", testExchangesUnlinked)
 		// The whole suite in one job: 45 s on 4 ranks with the machine
 		// loaded tenfold, past the default limit when loaded more.
 	}, mpitest.Timeout(300*time.Second))
@@ -97,8 +100,12 @@ func testExchanges(t *testing.T) {
 	if armci.Exchanges(rt) == rt.SingleNode() {
 		t.Fatalf("WithExchanges on %d ranks: Exchanges = %v", rt.Size(), armci.Exchanges(rt))
 	}
+	if armci.Linked(rt) != armci.Exchanges(rt) {
+		t.Errorf("Exchanges %v: Linked = %v", armci.Exchanges(rt), armci.Linked(rt))
+	}
 	testAllMaxReduce(t, rt)
 	testBarrierMax(t, rt)
+	testAgreementBurst(t, rt)
 	s := malloc(t, rt, 8*rt.Size())
 	clear(s.Local())
 	must(t, rt.Barrier())
@@ -120,6 +127,87 @@ func testExchanges(t *testing.T) {
 	}
 	must(t, s.Free())
 	must(t, rt.Finalize())
+}
+
+// testExchangesUnlinked: with GOGA_ARMCI_LINKS=0 (here on every process)
+// the exchanges go as MPI messages, and agree as over links.
+func testExchangesUnlinked(t *testing.T) {
+	t.Setenv("GOGA_ARMCI_LINKS", "0")
+	rt, err := armci.Init(mpi.World(), armci.WithNodes(pairs), armci.WithRemote(armci.RemoteAM), armci.WithExchanges())
+	must(t, err)
+	defer func() { must(t, rt.Finalize()) }()
+	if armci.Linked(rt) || armci.Exchanges(rt) == rt.SingleNode() {
+		t.Fatalf("GOGA_ARMCI_LINKS=0 on %d ranks: Exchanges %v, Linked %v", rt.Size(), armci.Exchanges(rt), armci.Linked(rt))
+	}
+	testAllMaxReduce(t, rt)
+	testBarrierMax(t, rt)
+	testAgreementBurst(t, rt)
+}
+
+// testAgreementBurst: agreements back to back whose records alternate in
+// length (none for a plain barrier, maxima, a reduction's bytes), so that a
+// process that goes on to the next one sends its record before a slower
+// peer has read the last; each gives every process the maxima and sums of
+// that round.
+func testAgreementBurst(t *testing.T, rt *armci.Runtime) {
+	n, me := rt.Size(), rt.Rank()
+	for i := range 300 {
+		switch i % 3 {
+		case 0:
+			must(t, rt.AllMax(nil))
+		case 1:
+			v := []int64{int64(i*n + me), int64(-me)}
+			must(t, rt.AllMax(v))
+			if v[0] != int64(i*n+n-1) || v[1] != 0 {
+				t.Fatalf("AllMax round %d: %v, want [%d 0]", i, v, i*n+n-1)
+			}
+		default:
+			in := make([]float64, i%17+1)
+			for k := range in {
+				in[k] = float64(i + k + me)
+			}
+			out := make([]float64, len(in))
+			if ok, err := armci.AllMaxReduce(rt, nil, in, out, armci.ReduceSum); err != nil || !ok {
+				t.Fatalf("AllMaxReduce round %d: %v, %v", i, ok, err)
+			}
+			for k, x := range out {
+				if want := float64(n*(i+k) + n*(n-1)/2); x != want {
+					t.Fatalf("AllMaxReduce round %d element %d: %v, want %v", i, k, x, want)
+				}
+			}
+		}
+	}
+}
+
+// TestExchangePartners: the links made at start are the pairs that
+// exchangeRecords' recursive doubling (with its fold where the size is not
+// a power of two) exchanges on: each pair is listed from both sides, once,
+// and every rank but the folding ones exchanges with log2 of the doubling
+// ranks' count.
+func TestExchangePartners(t *testing.T) {
+	for n := 1; n <= 33; n++ {
+		p2 := 1
+		for p2*2 <= n {
+			p2 *= 2
+		}
+		for me := range n {
+			ps := armci.ExchangePartners(n, me)
+			seen := map[int]bool{}
+			for _, p := range ps {
+				if p == me || p < 0 || p >= n || seen[p] || !slices.Contains(armci.ExchangePartners(n, p), me) {
+					t.Fatalf("n %d: rank %d's partners %v (%d not a partner both ways, or twice)", n, me, ps, p)
+				}
+				seen[p] = true
+			}
+			want := bits.Len(uint(p2)) - 1
+			if extra := n - p2; me < 2*extra {
+				want = 1 + want*(me%2)
+			}
+			if len(ps) != want {
+				t.Errorf("n %d: rank %d has %d partners %v, want %d", n, me, len(ps), ps, want)
+			}
+		}
+	}
 }
 
 // testRemoteChoice: a runtime whose ranks span nodes reaches the other
