@@ -99,10 +99,11 @@ func (l *links) connect(ln *net.TCPListener, me int, ips []net.IP, ports []int) 
 		if ips[p] == nil || ports[p] == 0 {
 			return fmt.Errorf("rank %d has no address", p)
 		}
-		conn, err := net.DialTCP("tcp4", nil, &net.TCPAddr{IP: ips[p], Port: ports[p]})
+		c, err := net.DialTimeout("tcp4", (&net.TCPAddr{IP: ips[p], Port: ports[p]}).String(), linkTimeout)
 		if err != nil {
 			return err
 		}
+		conn := c.(*net.TCPConn)
 		var hello [8]byte
 		binary.LittleEndian.PutUint32(hello[:], linkMagic)
 		binary.LittleEndian.PutUint32(hello[4:], uint32(me))
