@@ -227,35 +227,42 @@
 // says what binding changed),
 // alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
 // and prints what two-sided MPI does between the same two ranks. Medians of
-// 3 runs on 2026-11-27 (twenty-second session, build 627050e), each rank
+// 3 runs on 2026-11-28 (twenty-sixth session, build 457a531), each rank
 // bound to a core of its own and MPI not yielding when idle (Open MPI's
-// default where ranks do not outnumber cores), active messages, on a 2-core
-// AMD EPYC virtual machine (round trip 11.7 µs, two-sided 4795 and 5206
-// MB/s at 2 and 8 MiB):
+// default where ranks do not outnumber cores), active messages, the
+// agreements over links (link.go), on a 2-core AMD EPYC virtual machine in
+// its slow state (round trip 16.5 µs, two-sided 3281 and 2983 MB/s at 2
+// and 8 MiB):
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
-//	put 8 B                        5.52 µs  38.2 µs     round trip 11.7 µs     within 2x: met
-//	get 8 B                       16.3 µs   37.8 µs     round trip 11.7 µs     within 2x: met (1.40x)
-//	acc 8 B                        5.63 µs  67.0 µs     round trip 11.7 µs     within 2x: met
-//	fetch-and-add (2 ranks)        0.120    0.024 Mop/s 1/(2 round trips) 0.043 met
-//	put 8 MiB                     4439      1133 MB/s   two-sided 5206 MB/s    0.8x: 0.85x, met
-//	get 8 MiB                     4833      1275 MB/s   two-sided 5206 MB/s    0.8x: 0.93x, met
-//	put 2 MiB                     5440      1220 MB/s   two-sided 4795 MB/s    0.8x: 1.13x, met
-//	get 2 MiB                     5866      1318 MB/s   two-sided 4795 MB/s    0.8x: 1.22x, met
-//	acc 8 MiB                     3318       554 MB/s   two-sided 5206 MB/s    (adds too: 0.64x)
-//	put, get, acc at every size    1.7-12x faster than ARMCI-MPI
-//	put/get/acc 2-D, 128 B-8 MiB  7.4-222x faster than ARMCI-MPI
-//	barrier                       12.7 µs   8.29 µs                            not met: 0.65x
+//	put 8 B                        2.57 µs  39.8 µs     round trip 16.5 µs     within 2x: met
+//	get 8 B                       21.5 µs   54.0 µs     round trip 16.5 µs     within 2x: met (1.30x)
+//	acc 8 B                        5.20 µs  94.6 µs     round trip 16.5 µs     within 2x: met
+//	fetch-and-add (2 ranks)        0.090    0.024 Mop/s 1/(2 round trips) 0.030 met
+//	put 8 MiB                     3104       808 MB/s   two-sided 2983 MB/s    0.8x: 1.04x, met
+//	get 8 MiB                     2913       794 MB/s   two-sided 2983 MB/s    0.8x: 0.98x, met
+//	put 2 MiB                     3450      1178 MB/s   two-sided 3281 MB/s    0.8x: 1.05x, met
+//	get 2 MiB                     3390       819 MB/s   two-sided 3281 MB/s    0.8x: 1.03x, met
+//	acc 8 MiB                     2317       345 MB/s   two-sided 2983 MB/s    (adds too: 0.78x)
+//	put, get, acc at every size    1.5-18x faster than ARMCI-MPI
+//	put/get/acc 2-D, 128 B-8 MiB  7.3-152x faster than ARMCI-MPI
+//	barrier                        7.87 µs  10.56 µs                           met: 1.34x
 //
 // Through ga in the same run (gabench against GA C, which did not finish
-// in 150 s): every put, get and acc 1.87-315x, read_inc 4.84x, LuSolve
-// 25x and 21x, dgemm 10x and 2.9x, update_ghosts 1.31x, add 1.37x, ddot
-// 1.70x, elem_multiply 1.24x; extras: create_destroy 1.49x, lock_unlock
-// 3.53x, get_after_wait 0.99x; trailing: sync 0.82x (13.0 µs against
-// 10.7), dgop 0.84x (12.6 against 10.6), brdcst 0.49x (12.1 against 6.0:
-// GA C's broadcast returns before the others have it, ours agrees on the
-// arguments first). The demo on 2 + 2 ranks: 0.303 s regular, 0.308 s
-// block-cyclic (target 1.5x: met).
+// in 150 s): every put, get and acc 1.25x or more, read_inc 3.63x, sync
+// 1.09x, LuSolve 21-22x, dgemm 2.7-8.9x, update_ghosts 1.20x, add 2.27x,
+// ddot 1.85x, elem_multiply 2.26x; extras: dgop 1.37x, create_destroy
+// 1.61x, lock_unlock 2.84x; below 1.0: get_after_wait 0.83x (level in
+// runs alternated by hand after: 63-78 µs against GA C's 74-102), and
+// brdcst 0.75x (7.87 µs against 5.89: GA C's broadcast returns once sent,
+// ours hears first whether any process refused, an exchange that costs a
+// barrier, 6.3 µs even from C over the same links). The demo on 2 + 2
+// ranks: 0.280 s regular, 0.293 s block-cyclic (target 1.5x: met).
+//
+// The run of 627050e before (twenty-second session, the machine's fast
+// state, round trip 11.7 µs), agreements as MPI messages: barrier 0.65x
+// (12.7 µs against 8.29), sync 0.82x, dgop 0.84x, brdcst 0.49x; put and
+// get of 2 and 8 MiB 0.85-1.22x of two-sided.
 //
 // The run of 36b5369 before (round trip 20.8 µs) had the barrier at 0.58x
 // (18.1 µs against 10.4), sync 0.56x, and put and get of 2 MiB and get of
