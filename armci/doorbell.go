@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"net"
 	"os"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -193,8 +194,22 @@ func (d *doorbell) check(c *mpi.Comm, me int) error {
 	return nil
 }
 
+// lookups keeps lookup's answers: each runtime's doorbells and links look
+// up every host of the job, and a resolver may take seconds.
+var lookups sync.Map // host name -> net.IP (nil: none)
+
 // lookup returns an IPv4 address of host, or nil.
 func lookup(host string) net.IP {
+	if ip, ok := lookups.Load(host); ok {
+		return ip.(net.IP)
+	}
+	ip := resolve(host)
+	lookups.Store(host, ip)
+	return ip
+}
+
+// resolve asks the resolver for an IPv4 address of host.
+func resolve(host string) net.IP {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
