@@ -25,10 +25,6 @@ import (
 // (and cannot take the record's Go operator: a nonblocking reduction could
 // call back into Go from any later MPI call).
 
-// Where every process has links (link.go), the records go over them
-// instead of as MPI messages: a barrier of exchanges took 7.3 µs against
-// 11.0.
-
 // tagExchange is the tag of the exchanges' messages on the runtime's
 // communicator, which carries no other point-to-point traffic.
 const tagExchange = 1
@@ -129,7 +125,9 @@ const exchangeSpins = 64
 // pending when the crossing returns. The send is blocking: a record is far
 // below every MPI's eager limit, so it returns once the bytes are on their
 // way. The peer posts its receive before its send, as this process does, so
-// a send that waited for the receive would not deadlock either.
+// a send that waited for the receive would not deadlock either. Where every
+// process has links (link.go), the records go over them instead: a barrier
+// of exchanges took 7.3 µs against 11.0.
 func (rt *Runtime) exchange(send, recv *[recWords]int64, peer int) error {
 	rt.xmu.Lock()
 	defer rt.xmu.Unlock()
@@ -162,12 +160,16 @@ func (rt *Runtime) exchange(send, recv *[recWords]int64, peer int) error {
 	if err != nil {
 		return err
 	}
-	n := x.Count
 	if recv != nil {
-		copy(bytesOf(recv[:]), in[:n])
-		padRecord(recv, n/8)
+		received(recv, in[:x.Count])
 	}
 	return nil
+}
+
+// received makes recv the record whose words recLen sent as b.
+func received(recv *[recWords]int64, b []byte) {
+	copy(bytesOf(recv[:]), b)
+	padRecord(recv, len(b)/8)
 }
 
 // recLen is how many of rec's words an exchange sends: a tail that combines

@@ -200,8 +200,7 @@ func (l *links) exchange(a *amServer, out []byte, recv *[recWords]int64, peer in
 	if err != nil || recv == nil {
 		return err
 	}
-	copy(bytesOf(recv[:]), p.buf[4:4+x.Count])
-	padRecord(recv, x.Count/8)
+	received(recv, p.buf[4:4+x.Count])
 	return nil
 }
 
