@@ -79,6 +79,12 @@ func (a *Array[T]) LocateNnodes(lo, hi []int) (int, error) {
 // ProcTopology returns rank's coordinates in the array's process grid
 // (NGA_Proc_topology); ok is false when rank owns no block or, for an array
 // dealt with BlockCyclic, there is no process grid.
+//
+// The coordinates are in C order, as dims and ProcGrid are: c[d] counts
+// blocks along dimension d. GA C's NGA_Proc_topology answers in Fortran
+// order, the same numbers reversed (for 100 × 100 on 3 processes goga gives
+// rank 1 [0 1], GA C [1 0]); GA_Get_proc_index answers in C order, as goga
+// does. Code ported from GA C reads its coord[k] as c[len(c)-1-k].
 func (a *Array[T]) ProcTopology(rank int) ([]int, bool) {
 	if a == nil {
 		return nil, false
@@ -89,6 +95,12 @@ func (a *Array[T]) ProcTopology(rank int) ([]int, bool) {
 // ProcGrid returns the extents of the process grid (GA_Get_proc_grid): the
 // number of blocks along each dimension, or for BlockCyclicGrid the grid it
 // was given; nil for an array dealt with BlockCyclic.
+//
+// The extents are in C order, as dims are: g[d] blocks along dimension d.
+// GA C's GA_Get_proc_grid answers in Fortran order, the same numbers
+// reversed (for 100 × 100 on 3 processes goga gives [1 3], GA C [3 1], and
+// a grid set as [2 1] comes back from GA C as [1 2]). Code ported from GA C
+// reads its dims[k] as g[len(g)-1-k].
 func (a *Array[T]) ProcGrid() []int {
 	if a == nil {
 		return nil
