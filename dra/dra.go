@@ -238,7 +238,7 @@ func Open[T ga.Elem](file string, mode Mode) (*Array[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	var check error
+	check := notRegular(op, file)
 	if mode != ModeRead && mode != ModeWrite && mode != ModeReadWrite {
 		check = errorf(op, file, nil, "mode %v", mode)
 	}
@@ -275,6 +275,18 @@ func Open[T ga.Elem](file string, mode Mode) (*Array[T], error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// notRegular refuses a file that exists but is not a regular file (a
+// directory, a FIFO, a device): MPI-IO's collective open and read of one
+// can block some processes for ever. A missing file is left to the open,
+// which reports it.
+func notRegular(op, file string) error {
+	st, err := os.Stat(file)
+	if err != nil || st.Mode().IsRegular() {
+		return nil
+	}
+	return errorf(op, file, ErrFormat, "not a regular file (%v)", st.Mode().Type())
 }
 
 // makeSized creates dst with src's size, for the processes to copy src

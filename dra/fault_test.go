@@ -165,6 +165,24 @@ func TestFaults(t *testing.T) {
 		_, err = dra.Open[float64](junk, dra.ModeRead)
 		wantErr(t, "foreign file", err, dra.ErrFormat, "not a goga disk array")
 
+		// Not a regular file: a directory and a FIFO under a disk array's
+		// name, in every mode, and as a .npy file. MPI-IO's open of a
+		// directory succeeds and its read blocks some processes for ever.
+		notFile := filepath.Join(dir, "dir.dra")
+		fifo := filepath.Join(dir, "fifo.dra")
+		onRoot(t, func() error { return errors.Join(os.Mkdir(notFile, 0o755), syscall.Mkfifo(fifo, 0o644)) })
+		for _, name := range []string{notFile, fifo} {
+			for _, mode := range []dra.Mode{dra.ModeRead, dra.ModeWrite, dra.ModeReadWrite} {
+				_, err = dra.Open[float64](name, mode)
+				wantErr(t, "not a regular file", err, dra.ErrFormat, filepath.Base(name), "not a regular file")
+				if _, err := os.Stat(name + ".partial"); !os.IsNotExist(err) {
+					t.Errorf("%s opened in %v: a partial file is left (%v)", name, mode, err)
+				}
+			}
+			_, err = dra.LoadNpy[float64]("x", name)
+			wantErr(t, "LoadNpy of not a regular file", err, dra.ErrFormat, "not a regular file")
+		}
+
 		// Another element type, another shape.
 		_, err = dra.Open[float32](good, dra.ModeRead)
 		wantErr(t, "float64 file opened as float32", err, dra.ErrMismatch, "float64", "float32")

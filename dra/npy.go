@@ -3,6 +3,7 @@ package dra
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,45 +116,117 @@ func parseNpy(b []byte) (info *npyInfo, need int, err error) {
 	if len(b) < start+hlen {
 		return nil, start + hlen, nil
 	}
-	dict := string(b[start : start+hlen])
-	field := func(key string) (string, error) {
-		i := strings.Index(dict, "'"+key+"':")
-		if i < 0 {
-			return "", fmt.Errorf(".npy header %q has no %q", dict, key)
-		}
-		return strings.TrimSpace(dict[i+len(key)+3:]), nil
-	}
-	info = &npyInfo{data: start + hlen}
-	v, err := field("descr")
+	fields, err := npyDict(string(b[start : start+hlen]))
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(v) < 2 || (v[0] != '\'' && v[0] != '"') || strings.IndexByte(v[1:], v[0]) < 0 {
-		return nil, 0, fmt.Errorf(".npy descr %q is not a simple type", v)
+	info = &npyInfo{data: start + hlen}
+	v := fields["descr"]
+	if len(v) < 2 || v[0] != '\'' && v[0] != '"' {
+		return nil, 0, fmt.Errorf(".npy descr %s is not a simple type", v)
 	}
-	info.descr = v[1 : 1+strings.IndexByte(v[1:], v[0])]
-	if v, err = field("fortran_order"); err != nil {
-		return nil, 0, err
+	info.descr = v[1 : len(v)-1]
+	switch v = fields["fortran_order"]; v {
+	case "True", "False":
+		info.fortran = v == "True"
+	default:
+		return nil, 0, fmt.Errorf(".npy fortran_order %s is not True or False", v)
 	}
-	info.fortran = strings.HasPrefix(v, "True")
-	if v, err = field("shape"); err != nil {
-		return nil, 0, err
+	v = fields["shape"]
+	if v[0] != '(' {
+		return nil, 0, fmt.Errorf(".npy shape %s is not a tuple", v)
 	}
-	end := strings.IndexByte(v, ')')
-	if !strings.HasPrefix(v, "(") || end < 0 {
-		return nil, 0, fmt.Errorf(".npy shape %q is not a tuple", v)
-	}
-	for _, s := range strings.Split(v[1:end], ",") {
+	for _, s := range strings.Split(v[1:len(v)-1], ",") {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return nil, 0, fmt.Errorf(".npy shape %q: %v", v[:end+1], err)
+			return nil, 0, fmt.Errorf(".npy shape %s: %v", v, err)
 		}
 		info.dims = append(info.dims, n)
 	}
 	return info, 0, nil
+}
+
+// npyKeys are the keys of a .npy header, each present exactly once.
+var npyKeys = []string{"descr", "fortran_order", "shape"}
+
+// npyDict reads a .npy header's dict literal into its values' source
+// text: a quoted string, a bare word (True, False) or a parenthesized
+// tuple. It refuses what NumPy's loader would not take as the three
+// keys once each, and a key given twice, which Python's dict literal
+// would quietly resolve to the last value.
+func npyDict(dict string) (map[string]string, error) {
+	bad := func(format string, a ...any) (map[string]string, error) {
+		return nil, fmt.Errorf(".npy header %q: "+format, append([]any{dict}, a...)...)
+	}
+	s := strings.TrimSpace(dict)
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return bad("not a dict")
+	}
+	s = strings.TrimSpace(s[1 : len(s)-1])
+	fields := make(map[string]string)
+	// quoted returns the quoted string at the start of s and the rest.
+	quoted := func(s string) (string, string, bool) {
+		if s == "" || s[0] != '\'' && s[0] != '"' {
+			return "", s, false
+		}
+		end := strings.IndexByte(s[1:], s[0])
+		if end < 0 {
+			return "", s, false
+		}
+		return s[:end+2], s[end+2:], true
+	}
+	for s != "" {
+		key, rest, ok := quoted(s)
+		if !ok {
+			return bad("a key is not a quoted string at %q", s)
+		}
+		key = key[1 : len(key)-1]
+		rest = strings.TrimSpace(rest)
+		if !strings.HasPrefix(rest, ":") {
+			return bad("no ':' after key %q", key)
+		}
+		rest = strings.TrimSpace(rest[1:])
+		var v string
+		switch {
+		case strings.HasPrefix(rest, "("):
+			end := strings.IndexByte(rest, ')')
+			if end < 0 {
+				return bad("the tuple of %q is not closed", key)
+			}
+			v, rest = rest[:end+1], rest[end+1:]
+		case strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "\""):
+			if v, rest, ok = quoted(rest); !ok {
+				return bad("the string of %q is not closed", key)
+			}
+		default:
+			end := strings.IndexAny(rest, ", ")
+			if end < 0 {
+				end = len(rest)
+			}
+			v, rest = rest[:end], rest[end:]
+		}
+		if !slices.Contains(npyKeys, key) {
+			return bad("unknown key %q (a .npy header has %s)", key, strings.Join(npyKeys, ", "))
+		}
+		if _, dup := fields[key]; dup {
+			return bad("key %q is given twice", key)
+		}
+		fields[key] = v
+		rest = strings.TrimSpace(rest)
+		if rest != "" && !strings.HasPrefix(rest, ",") {
+			return bad("no ',' after the value of %q", key)
+		}
+		s = strings.TrimSpace(strings.TrimPrefix(rest, ","))
+	}
+	for _, k := range npyKeys {
+		if _, ok := fields[k]; !ok {
+			return bad("no %q", k)
+		}
+	}
+	return fields, nil
 }
 
 // LoadNpy creates a global array called name, on GA's default group, from
@@ -166,6 +239,9 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 	const op = "LoadNpy"
 	_, c, err := group(op, file)
 	if err != nil {
+		return nil, err
+	}
+	if err := agree(c, op, file, notRegular(op, file)); err != nil {
 		return nil, err
 	}
 	f, err := openShared(op, c, file, file, mpi.ModeRdonly)

@@ -58,7 +58,11 @@ func writeNpyFile(descr string, fortran bool, shape []int, data []byte) []byte {
 	if fortran {
 		f = "True"
 	}
-	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }", descr, f, strings.Join(s, " "))
+	return npyWithDict(fmt.Sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }", descr, f, strings.Join(s, " ")), data)
+}
+
+// npyWithDict makes a .npy file whose header is dict.
+func npyWithDict(dict string, data []byte) []byte {
 	dict += strings.Repeat(" ", 63-(10+len(dict))%64) + "\n"
 	b := binary.LittleEndian.AppendUint16([]byte("\x93NUMPY\x01\x00"), uint16(len(dict)))
 	return append(append(b, dict...), data...)
@@ -115,19 +119,21 @@ func TestNpy(t *testing.T) {
 			npyRoundTrip[complex128](t, dir, "<c16", dims)
 		}
 		// Refused, on every process: another dtype, Fortran order, a
-		// truncated file, a missing one.
+		// truncated file, a shape given twice, a missing file.
 		data := raw(make([]float64, 6))
 		bad := map[string][]byte{
 			"dtype":     writeNpyFile("<f4", false, []int{2, 3}, data[:24]),
 			"Fortran":   writeNpyFile("<f8", true, []int{2, 3}, data),
 			"truncated": writeNpyFile("<f8", false, []int{2, 3}, data[:40]),
+			"duplicate": npyWithDict("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), 'shape': (6,), }", data),
 		}
-		for _, what := range []string{"dtype", "Fortran", "truncated"} {
+		says := map[string]string{"dtype": "<f4", "Fortran": "Fortran", "truncated": "truncated", "duplicate": `key "shape" is given twice`}
+		for _, what := range []string{"dtype", "Fortran", "truncated", "duplicate"} {
 			file := filepath.Join(dir, what+".npy")
 			onRoot(t, func() error { return os.WriteFile(file, bad[what], 0o644) })
 			if _, err := dra.LoadNpy[float64]("x", file); err == nil {
 				t.Errorf("LoadNpy of a file with a bad %s succeeded", what)
-			} else if !strings.Contains(err.Error(), map[string]string{"dtype": "<f4", "Fortran": "Fortran", "truncated": "truncated"}[what]) {
+			} else if !strings.Contains(err.Error(), says[what]) {
 				t.Errorf("LoadNpy, bad %s: %v", what, err)
 			}
 		}
