@@ -96,7 +96,7 @@ func (a *Array[T]) usable(op string) error {
 	}
 	// Only a read_only array or an overlay can refuse a write: the others
 	// skip the lookup, which cost an 8-byte Put 15% of its time.
-	if (a.readOnly || a.parent != nil) && writes[op] {
+	if (a.readOnly || a.parent != nil) && (writes[op] || handsOut[op]) {
 		return a.writable(op)
 	}
 	return nil
@@ -205,6 +205,15 @@ func Overlay[T, P Elem](b *Builder[T], parent *Array[P]) (*Array[T], error) {
 // refused too, and an overlay cannot be made read_only (its parent, or
 // another overlay, could write its memory).
 //
+// In-place access would hand out memory that a write changes with no call
+// to refuse, so it is refused as a write, on the process that asks:
+// Access, AccessLocal, AccessBlock, AccessBlockGrid, AccessBlockSegment,
+// AccessGhosts, AccessGhostElement and gonum's views of them (LocalDense,
+// LocalCDense, LocalVec, BlockDense). AccessRead gives the same memory for
+// reading, on any array; a program that writes through it breaks its own
+// promise, which goga cannot see. (GA C hands out the memory and checks
+// nothing.)
+//
 // UpdateGhosts, UpdateGhostDir and NbUpdateGhosts are allowed: they write
 // only the halos, which are not elements of the array, with values of the
 // array, which does not change. (GA C checks no writes at all; its
@@ -218,8 +227,8 @@ func Overlay[T, P Elem](b *Builder[T], parent *Array[P]) (*Array[T], error) {
 // node's copy, through shared memory, with no traffic between nodes; their
 // counts go to the statistics of the node's group, as a mirrored array's
 // do. On one node nothing is copied: gets read the owners' memory directly
-// already. Access and its kin give this process's own block of the array,
-// which is its memory either way. UnsetProperty and Destroy free the copy.
+// already. AccessRead gives this process's own block of the array, which
+// is its memory either way. UnsetProperty and Destroy free the copy.
 // The copies count against the memory limit.
 
 // writes are the calls on one array that read_only refuses.
@@ -237,14 +246,26 @@ var writes = map[string]bool{
 	"SpdInvert": true, "Deallocate": true,
 }
 
+// handsOut are the calls that hand out the array's writable memory, which
+// read_only refuses as writes; the refusal points to AccessRead.
+var handsOut = map[string]bool{
+	"Access": true, "AccessLocal": true, "AccessBlock": true, "AccessBlockGrid": true,
+	"AccessBlockSegment": true, "AccessGhosts": true, "AccessGhostElement": true,
+	"LocalDense": true, "LocalCDense": true, "LocalVec": true, "BlockDense": true,
+}
+
 // writable refuses op's write into a while a is read_only, or while the
 // array whose memory it overlays is.
 func (a *Array[T]) writable(op string) error {
+	hint := ""
+	if handsOut[op] {
+		hint = "; its memory would be writable: AccessRead reads in place"
+	}
 	switch {
 	case a.readOnly:
-		return &Error{Op: op, Array: a.name, Err: ErrReadOnly, Msg: "the array is read_only (UnsetProperty lifts it)"}
+		return &Error{Op: op, Array: a.name, Err: ErrReadOnly, Msg: "the array is read_only (UnsetProperty lifts it)" + hint}
 	case a.parent != nil && a.parent.isReadOnly():
-		return &Error{Op: op, Array: a.name, Err: ErrReadOnly, Msg: fmt.Sprintf("it overlays %q, which is read_only (UnsetProperty on it lifts it)", a.parent.Name())}
+		return &Error{Op: op, Array: a.name, Err: ErrReadOnly, Msg: fmt.Sprintf("it overlays %q, which is read_only (UnsetProperty on it lifts it)%s", a.parent.Name(), hint)}
 	}
 	return nil
 }

@@ -135,19 +135,31 @@ func CompareDistr[T, U Elem](a *Array[T], b *Array[U]) bool {
 // ((i-lo0)·ld[0] + (j-lo1))·ld[1] + …). On a block-cyclic array the patch
 // must lie in one block. Writes go straight into the array; Release or
 // ReleaseUpdate ends the access.
-func (a *Array[T]) Access(lo, hi []int) ([]T, []int, error) {
-	if err := a.checkPatch("Access", lo, hi); err != nil {
+//
+// A read_only array refuses it (ErrReadOnly): see AccessRead.
+func (a *Array[T]) Access(lo, hi []int) ([]T, []int, error) { return a.access("Access", lo, hi) }
+
+// AccessRead is Access for reading: the same memory, on any array,
+// read_only ones included, which refuse Access. The caller must not write
+// through it: on a read_only array such a write would change what every
+// process reads with no call to refuse it. Release ends the access.
+func (a *Array[T]) AccessRead(lo, hi []int) ([]T, []int, error) {
+	return a.access("AccessRead", lo, hi)
+}
+
+func (a *Array[T]) access(op string, lo, hi []int) ([]T, []int, error) {
+	if err := a.checkPatch(op, lo, hi); err != nil {
 		return nil, nil, err
 	}
 	c, one := a.single(lo, hi)
 	if !one || a.m.BlockOwner(a.m.Index(c[:len(lo)])) != a.g.rank {
 		if a.m.BlockCyclic() {
-			return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, a.g.rank)
+			return nil, nil, errorf(op, a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, a.g.rank)
 		}
 		if a.lo == nil {
-			return nil, nil, errorf("Access", a.name, "process %d owns no block", a.g.rank)
+			return nil, nil, errorf(op, a.name, "process %d owns no block", a.g.rank)
 		}
-		return nil, nil, errorf("Access", a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
+		return nil, nil, errorf(op, a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
 	}
 	local, err := a.localData()
 	if err != nil {
@@ -160,6 +172,8 @@ func (a *Array[T]) Access(lo, hi []int) ([]T, []int, error) {
 // AccessLocal returns this process's whole block in place, with its patch and
 // leading dimensions; ok is false if it owns nothing. A block-cyclic array has
 // no one local block: AccessBlock and AccessBlockSegment reach its pieces.
+// A read_only array refuses it (ErrReadOnly): AccessRead(lo, hi) of the
+// block that Distribution names reads it in place.
 func (a *Array[T]) AccessLocal() (data []T, lo, hi, ld []int, ok bool, err error) {
 	if err := a.valid("AccessLocal"); err != nil {
 		return nil, nil, nil, nil, false, err

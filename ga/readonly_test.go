@@ -72,6 +72,31 @@ func testReadOnlyRefuses(t *testing.T) {
 	ro("ScatterFlat", a.ScatterFlat(buf[:1], []int{0, 0}))
 	ro("ScatterAccFlat", a.ScatterAccFlat(buf[:1], []int{0, 0}, 1))
 	ro("ReleaseUpdate", a.ReleaseUpdate(lo, hi))
+
+	// In-place access hands out writable memory: refused as a write, on
+	// the process that asks, pointing to AccessRead, which reads the same
+	// memory (checkLocal below).
+	inPlace := func(what string, err error, array string) {
+		t.Helper()
+		refused(what, err, what, array)
+		wantErr(t, what, err, what, array, ga.ErrReadOnly, "AccessRead")
+	}
+	_, _, err = a.Access(lo, hi)
+	inPlace("Access", err, "ro")
+	_, _, _, _, _, err = a.AccessLocal()
+	inPlace("AccessLocal", err, "ro")
+	_, _, err = a.AccessBlock(0)
+	inPlace("AccessBlock", err, "ro")
+	_, _, err = a.AccessBlockGrid([]int{0, 0})
+	inPlace("AccessBlockGrid", err, "ro")
+	_, err = a.AccessBlockSegment()
+	inPlace("AccessBlockSegment", err, "ro")
+	_, _, _, err = ga.LocalDense(a)
+	inPlace("LocalDense", err, "ro")
+	_, err = ga.BlockDense(a, 0)
+	inPlace("BlockDense", err, "ro")
+	_, _, _, err = ga.LocalVec(v)
+	inPlace("LocalVec", err, "rov")
 	counter, err := ga.Create[int64]("counter", []int{2}, nil)
 	must(t, err)
 	must(t, counter.Zero())
@@ -158,6 +183,8 @@ func testReadOnlyRefuses(t *testing.T) {
 	must(t, err)
 	wantErr(t, "Put through an overlay", ov.Put(lo, hi, buf, nil), "Put", "overlay", ga.ErrReadOnly, `overlays "ro"`)
 	wantErr(t, "Fill through an overlay", ov.Fill(9), "Fill", "overlay", ga.ErrReadOnly, `overlays "ro"`)
+	_, _, _, _, _, err = ov.AccessLocal()
+	wantErr(t, "AccessLocal through an overlay", err, "AccessLocal", "overlay", ga.ErrReadOnly, `overlays "ro"`, "AccessRead")
 	wantErr(t, "read_only overlay", ov.SetProperty("read_only"), "SetProperty", "overlay", nil, "overlay")
 	must(t, ov.Destroy())
 
@@ -210,8 +237,14 @@ func TestReadOnlyGhosts(t *testing.T) {
 		must(t, a.SetProperty("read_only"))
 		must(t, a.UpdateGhosts())
 		wantErr(t, "ReleaseUpdateGhosts", a.ReleaseUpdateGhosts(), "ReleaseUpdateGhosts", "haloed", ga.ErrReadOnly)
+		_, _, _, _, err = a.AccessGhosts()
+		wantErr(t, "AccessGhosts", err, "AccessGhosts", "haloed", ga.ErrReadOnly, "AccessRead")
+		_, _, err = a.AccessGhostElement([]int{1, 1})
+		wantErr(t, "AccessGhostElement", err, "AccessGhostElement", "haloed", ga.ErrReadOnly, "AccessRead")
 		sameElems(t, "after UpdateGhosts", getAll(t, a), ref)
 		must(t, a.UnsetProperty())
+		_, _, _, _, err = a.AccessGhosts()
+		must(t, err)
 	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
