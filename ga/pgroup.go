@@ -25,7 +25,11 @@ import (
 type Pgroup struct {
 	g       *group // GA on the group; nil on a process outside it
 	members []int  // the processes' ranks in the world group, by rank in the group
-	dead    atomic.Bool
+	// parent is the group that PgroupCreate was called on, every process
+	// of which holds the handle, members or not; nil for the world group
+	// and for Split's groups, whose processes are all members.
+	parent *group
+	dead   atomic.Bool
 	// The mirror handle only (PgroupGetMirror), whose g is the world's:
 	// node is the group of this process's node, which holds the node's copy
 	// of each mirrored array; peers, when every node runs as many
@@ -100,7 +104,12 @@ func PgroupCreate(ranks []int) (*Pgroup, error) {
 		color = 0
 	}
 	c, rank, world := parentOf(def)
-	return split(c, rank, world, color, members)
+	p, err := split(c, rank, world, color, members)
+	if err != nil {
+		return nil, err
+	}
+	p.parent = def
+	return p, nil
 }
 
 // parentOf is what split needs of g: its communicator, and this process's
@@ -192,41 +201,70 @@ func (p *Pgroup) divide(op string, check error, l *args, color func(g *group) in
 }
 
 // Destroy ends the group (GA_Pgroup_destroy). It is collective over the
-// group; a process outside it only marks its handle destroyed. It is
-// refused on every process while an array lives on the group or the group
-// is some process's default, and for the world group, which Terminate ends.
+// processes that hold the handle: for a group made by PgroupCreate, every
+// process of the group it was called on, members or not, as in GA's own
+// tests; for a group of Split or SplitIrreg, its members. It is refused on
+// every one of them while an array lives on the group or the group is a
+// member's default, and for the world group, which Terminate ends. Where the
+// group PgroupCreate was called on has been destroyed already, only the
+// members take part, and a process outside marks its handle destroyed.
 func (p *Pgroup) Destroy() error {
 	const op = "PgroupDestroy"
 	if p.mirror() {
 		return errorf(op, "", "the mirror handle lasts until Terminate")
 	}
-	if p != nil && p.g == nil && !p.dead.Load() {
-		p.dead.Store(true)
-		return nil
-	}
-	g, err := p.on(op)
+	over, err := p.holders(op)
 	if err != nil {
 		return err
 	}
-	proc.mu.Lock()
-	world, def := g == proc.world, g == proc.def
-	proc.mu.Unlock()
-	g.mu.Lock()
-	live := len(g.arrays)
-	g.mu.Unlock()
 	var check error
+	if g := p.g; g != nil {
+		proc.mu.Lock()
+		world, def := g == proc.world, g == proc.def
+		proc.mu.Unlock()
+		g.mu.Lock()
+		live := len(g.arrays)
+		g.mu.Unlock()
+		switch {
+		case world:
+			check = errorf(op, "", "the world group is ended by Terminate")
+		case live > 0:
+			check = errorf(op, "", "%d arrays live on the group; destroy them first", live)
+		case def:
+			check = errorf(op, "", "the group is this process's default; set another first")
+		}
+	}
+	if over != nil {
+		if err := agree(over, true, op, "", check, newArgs(op)); err != nil {
+			return err
+		}
+	}
+	if p.g == nil {
+		p.dead.Store(true)
+		return nil
+	}
+	return p.g.finish()
+}
+
+// holders returns the group whose processes all hold p and agree on its
+// Destroy: the group PgroupCreate was called on while it runs, else p's
+// own group, or nil on a process outside p when there is no such group.
+func (p *Pgroup) holders(op string) (*group, error) {
 	switch {
-	case world:
-		check = errorf(op, "", "the world group is ended by Terminate")
-	case live > 0:
-		check = errorf(op, "", "%d arrays live on the group; destroy them first", live)
-	case def:
-		check = errorf(op, "", "the group is this process's default; set another first")
+	case p == nil:
+		return nil, errorf(op, "", "nil processor group")
+	case p.dead.Load():
+		return nil, stateErr(op, "", ErrGroupDestroyed)
 	}
-	if err := agree(g, true, op, "", check, newArgs(op)); err != nil {
-		return err
+	if q := p.parent; q != nil && !q.pg.dead.Load() {
+		if g, err := q.running(op); err == nil {
+			return g, nil
+		}
 	}
-	return g.finish()
+	if p.g == nil {
+		return nil, nil
+	}
+	return p.g.running(op)
 }
 
 // finish ends GA on g, a group other than the world, and forgets it. It is

@@ -378,17 +378,26 @@ func testPgroupMisuse(t *testing.T) {
 	}
 	wantErr(t, "destroying the world", ga.PgroupGetWorld().Destroy(), "PgroupDestroy", "", nil, "Terminate")
 	// A group with a live array is not destroyed; a destroyed one refuses.
+	// Every process that holds the handle takes part in Destroy, members
+	// or not, so a refusal by a member is an error outside the group too.
 	p, err := ga.PgroupCreate([]int{0})
 	must(t, err)
+	var live *ga.Array[float32]
 	if ga.Nodeid() == 0 {
-		a, err := ga.CreateConfig[float32]("live", []int{3}, nil, p)
+		live, err = ga.CreateConfig[float32]("live", []int{3}, nil, p)
 		must(t, err)
-		wantErr(t, "destroying a group with an array", p.Destroy(), "PgroupDestroy", "", nil, "1 arrays")
-		must(t, a.Fill(1))
-		must(t, a.Destroy())
 	} else {
 		_, err := ga.CreateConfig[float32]("outside", []int{3}, nil, p)
 		wantErr(t, "an array made outside its group", err, "CreateConfig", "", ga.ErrNotMember)
+	}
+	err = p.Destroy()
+	wantErr(t, "destroying a group with an array", err, "PgroupDestroy", "", nil, "1 arrays")
+	if ga.Nodeid() != 0 && !errors.Is(err, ga.ErrPeer) {
+		t.Errorf("destroying a group with an array, outside it: %v, want ErrPeer", err)
+	}
+	if live != nil {
+		must(t, live.Fill(1))
+		must(t, live.Destroy())
 	}
 	must(t, p.Destroy())
 	wantErr(t, "Destroy twice", p.Destroy(), "PgroupDestroy", "", ga.ErrGroupDestroyed)
