@@ -2,23 +2,54 @@ package ga
 
 import (
 	"math"
+	"reflect"
 
 	"github.com/goga-hpc/goga/mpi"
 )
 
 // Line-search steps (GA's elem_alg.c, written for TAO): reductions over
 // paired patches of real arrays, read through combine like the element-wise
-// operations. Where GA returns its finite "infinity" (GA_INFINITY_D =
-// 1e307, GA_INFINITY_I, ...), these return +Inf; the results are float64
-// for every real element type, computed in the element type (integers
-// divide as integers do).
+// operations. The results are float64 for every real element type, computed
+// in the element type (integers divide as integers do). Where nothing bounds
+// a step, they return GA's finite "infinity" of the element type, as GA C
+// does, and no step they return exceeds it.
+
+// GA's infinities (GA_INFINITY_I, GA_INFINITY_L, GA_INFINITY_F and
+// GA_INFINITY_D of elem_alg.c), one per real element type: int32, int64
+// (GA's C long), float32 and float64. StepMax and StepBoundInfo return them,
+// as float64, for a step that nothing bounds, so that ported code's
+// comparisons with GA's constants hold; compare with the converted constant:
+// float64(InfinityF) is 1e37 rounded to float32, 9.999999933815813e36.
+const (
+	InfinityI int32   = math.MaxInt32 // 2^31 - 1
+	InfinityL int64   = math.MaxInt64 // 2^63 - 1
+	InfinityF float32 = 1e37
+	InfinityD float64 = 1e307
+)
+
+// infinityOf is T's GA infinity as the steps return it (+Inf for a complex
+// T, which they refuse).
+func infinityOf[T Elem]() float64 {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int32:
+		return float64(InfinityI)
+	case reflect.Int64:
+		return float64(InfinityL)
+	case reflect.Float32:
+		return float64(InfinityF)
+	case reflect.Float64:
+		return InfinityD
+	}
+	return math.Inf(1)
+}
 
 // StepMax returns the largest s such that a + s·b ≥ 0 element by element,
-// for a ≥ 0: the least a/|b| where b < 0, or +Inf if b has no negative
-// element (GA_Step_max). a and b have the same number of elements; shapes
-// and distributions may differ. A negative element of a, or a complex
-// element type, is an error on every process. It is collective, and every
-// process gets the result.
+// for a ≥ 0: the least a/|b| where b < 0, at most T's GA infinity
+// (InfinityI, InfinityL, InfinityF, InfinityD), which it returns if b has
+// no negative element (GA_Step_max). a and b have the same number of
+// elements; shapes and distributions may differ. A negative element of a,
+// or a complex element type, is an error on every process. It is
+// collective, and every process gets the result.
 func StepMax[T Elem](a, b *Array[T]) (float64, error) {
 	return stepMax("StepMax", patchOf(a), patchOf(b))
 }
@@ -47,10 +78,11 @@ func stepMax[T Elem](op string, a, b side[T]) (float64, error) {
 	if v[1] == 0 {
 		return 0, errorf(op, a.a.name, "a negative element in patch lo %v hi %v; the step is for a ≥ 0", a.lo, a.hi)
 	}
-	return v[0], nil
+	return min(v[0], infinityOf[T]()), nil
 }
 
-// stepMaxRun is StepMax on runs of a real type.
+// stepMaxRun is StepMax on runs of a real type, before the bound at GA's
+// infinity.
 func stepMaxRun[U ordered](x, y []U) (step float64, negative bool) {
 	step = math.Inf(1)
 	for i, a := range x {
@@ -70,7 +102,9 @@ type bounds struct {
 }
 
 // boundsRun is StepBoundInfo on runs of a real type: each element's step to
-// the bound that xx + s·vv reaches first.
+// the bound that xx + s·vv reaches first, +Inf where it reaches none, before
+// the bound at GA's infinity (min with it is monotone, so bounding the
+// results bounds every step).
 func boundsRun[U ordered](xx, vv, lower, upper []U) bounds {
 	b := bounds{min: math.Inf(1), wolfe: math.Inf(1), max: math.Inf(-1)}
 	for i, x := range xx {
@@ -95,13 +129,15 @@ func boundsRun[U ordered](xx, vv, lower, upper []U) bounds {
 
 // StepBoundInfo returns, for the line xx + s·vv within the bounds xxll ≤ xx
 // ≤ xxuu (GA_Step_bound_info, GA 4's GA_Step_max2): each element's step s
-// to the bound it moves toward (0 for an element that does not move but
-// sits on a bound, +Inf for one that does not move inside them); boundmin
-// and boundmax, the least and the largest of those steps; and wolfemin, the
-// least over the elements that move (+Inf if none does). The four arrays
-// have the same number of elements; shapes and distributions may differ.
-// xx outside its bounds, or a complex element type, is an error on every
-// process. It is collective, and every process gets the results.
+// to the bound it moves toward, at most T's GA infinity (InfinityI,
+// InfinityL, InfinityF, InfinityD), 0 for an element that does not move but
+// sits on a bound and the infinity for one that does not move inside them;
+// boundmin and boundmax, the least and the largest of those steps; and
+// wolfemin, the least over the elements that move (the infinity if none
+// does), as GA C returns them. The four arrays have the same number of
+// elements; shapes and distributions may differ. xx outside its bounds, or
+// a complex element type, is an error on every process. It is collective,
+// and every process gets the results.
 func StepBoundInfo[T Elem](xx, vv, xxll, xxuu *Array[T]) (boundmin, wolfemin, boundmax float64, err error) {
 	return stepBoundInfo("StepBoundInfo", patchOf(xx), patchOf(vv), patchOf(xxll), patchOf(xxuu))
 }
@@ -132,7 +168,8 @@ func stepBoundInfo[T Elem](op string, xx, vv, xxll, xxuu side[T]) (boundmin, wol
 	case v[4] == 0:
 		return 0, 0, 0, errorf(op, xx.a.name, "below its lower bound %s in patch lo %v hi %v", xxll.a.name, xx.lo, xx.hi)
 	}
-	return v[0], v[1], -v[2], nil
+	inf := infinityOf[T]()
+	return min(v[0], inf), min(v[1], inf), min(-v[2], inf), nil
 }
 
 // reduction runs f, collectively, on the runs of the operands' patches,

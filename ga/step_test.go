@@ -1,7 +1,6 @@
 package ga_test
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -12,22 +11,42 @@ import (
 // TestSteps checks StepMax and StepBoundInfo, whole and patch forms,
 // against a sequential model on random data in the real element types, on
 // arrays of four layouts shaped and distributed differently from each
-// other, and their refusal of points outside their bounds and of complex
-// elements, on 1-4 processes over shared memory and TCP.
+// other; their GA infinity where nothing bounds a step, and as the most a
+// step can be in the float types; and their refusal of points outside their
+// bounds and of complex elements, on 1-4 processes over shared memory and
+// TCP.
 func TestSteps(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
 		defer endGA(t)
-		eachType(t, steps[int32], steps[int64], steps[float32], steps[float64], complexSteps[complex64], complexSteps[complex128])
+		eachType(t, steps[int32], steps[int64], floatSteps[float32], floatSteps[float64], complexSteps[complex64], complexSteps[complex128])
 	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
 }
 
 // real64 is a real element as a float64.
 func real64[T ga.Elem](x T) float64 { return real(complexOf(x)) }
 
-// stepModel is the largest s with x + s·y ≥ 0, over pairs with y < 0.
+// gaInfinity is GA's infinity of a real T (GA_INFINITY_I, _L, _F, _D) as
+// the steps return it.
+func gaInfinity[T ga.Elem]() float64 {
+	var z T
+	switch any(z).(type) {
+	case int32:
+		return float64(ga.InfinityI)
+	case int64:
+		return float64(ga.InfinityL)
+	case float32:
+		return float64(ga.InfinityF)
+	case float64:
+		return float64(ga.InfinityD)
+	}
+	panic("gaInfinity of a complex type")
+}
+
+// stepModel is the largest s with x + s·y ≥ 0, over pairs with y < 0, at
+// most GA's infinity.
 func stepModel[T ga.Elem](x, y []T) float64 {
-	step := math.Inf(1)
+	step := gaInfinity[T]()
 	for k := range x {
 		if cmpModel(y[k], 0) < 0 {
 			step = min(step, real64(x[k]/(-y[k])))
@@ -37,9 +56,10 @@ func stepModel[T ga.Elem](x, y []T) float64 {
 }
 
 // boundModel is StepBoundInfo over paired elements: each one's step to the
-// bound it moves toward.
+// bound it moves toward, at most GA's infinity.
 func boundModel[T ga.Elem](xx, vv, lower, upper []T) (boundmin, wolfemin, boundmax float64) {
-	boundmin, wolfemin, boundmax = math.Inf(1), math.Inf(1), math.Inf(-1)
+	inf := gaInfinity[T]()
+	boundmin, wolfemin, boundmax = inf, inf, 0
 	for k, x := range xx {
 		var s float64
 		switch v := vv[k]; {
@@ -52,8 +72,9 @@ func boundModel[T ga.Elem](xx, vv, lower, upper []T) (boundmin, wolfemin, boundm
 		case x == upper[k] || x == lower[k]:
 			s = 0
 		default:
-			s = math.Inf(1)
+			s = inf
 		}
+		s = min(s, inf)
 		boundmin, boundmax = min(boundmin, s), max(boundmax, s)
 	}
 	return boundmin, wolfemin, boundmax
@@ -105,8 +126,8 @@ func stepMaxes[T ga.Elem](t *testing.T, ka, kb string, rng *rand.Rand) {
 	b.rewrite(t)
 	got, err = ga.StepMaxPatch(a.a, alo, ahi, b.a, blo, bhi)
 	mpitest.Must(t, err)
-	if !math.IsInf(got, 1) {
-		t.Errorf("StepMaxPatch along a direction with no negative element = %v, want +Inf", got)
+	if want := gaInfinity[T](); got != want {
+		t.Errorf("StepMaxPatch along a direction with no negative element = %v, want GA's infinity %v", got, want)
 	}
 
 	a.set(t, []int{8, 10}, mk[T](-1, 0))
@@ -146,8 +167,8 @@ func stepBounds[T ga.Elem](t *testing.T, ka, kb, kc, kd string, rng *rand.Rand) 
 	}
 	bmin, wmin, bmax, err := ga.StepBoundInfo(xx.a, vv.a, lower.a, upper.a)
 	check("StepBoundInfo", bmin, wmin, bmax, err, xx.model, vv.model, lower.model, upper.model)
-	if !math.IsInf(bmax, 1) {
-		t.Errorf("StepBoundInfo's boundmax = %v with an element that never meets a bound, want +Inf", bmax)
+	if want := gaInfinity[T](); bmax != want {
+		t.Errorf("StepBoundInfo's boundmax = %v with an element that never meets a bound, want GA's infinity %v", bmax, want)
 	}
 	xlo, xhi := []int{1, 2}, []int{6, 5}  // 6x4
 	vlo, vhi := []int{2, 1}, []int{5, 6}  // 4x6
@@ -182,4 +203,48 @@ func complexSteps[T ga.Elem](t *testing.T) {
 	wantErr(t, "StepMax on complex elements", err, "StepMax", "regular", nil, "complex")
 	_, _, _, err = ga.StepBoundInfo(a.a, a.a, a.a, a.a)
 	wantErr(t, "StepBoundInfo on complex elements", err, "StepBoundInfo", "regular", nil, "complex")
+}
+
+// floatSteps is steps, and the float types' bound at GA's infinity: a
+// finite quotient beyond it gives the infinity, as in GA C, where each
+// quotient meets the infinity in a minimum.
+func floatSteps[F float32 | float64](t *testing.T) {
+	steps[F](t)
+	huge := 1e30 // huge/tiny: 1e38 in float32, 1e308 in float64
+	if _, ok := any(F(0)).(float64); ok {
+		huge = 1e300
+	}
+	big, tiny, inf := F(huge), F(1e-8), gaInfinity[F]()
+	mkArray := func(name string, v ...F) *ga.Array[F] {
+		a, err := ga.Create[F](name, []int{len(v)}, nil)
+		must(t, err)
+		if ga.Nodeid() == 0 {
+			must(t, a.Put([]int{0}, []int{len(v) - 1}, v, nil))
+		}
+		must(t, ga.Sync())
+		return a
+	}
+	x := mkArray("x", big, big, 0)
+	defer destroy(t, x)
+	y := mkArray("y", -tiny, 1, 0)
+	defer destroy(t, y)
+	got, err := ga.StepMax(x, y)
+	must(t, err)
+	if got != inf {
+		t.Errorf("StepMax with a quotient of %v/%v = %v, want GA's infinity %v", big, tiny, got, inf)
+	}
+	// One element moving far, one still on its bound, one still inside.
+	xx := mkArray("xx", 0, 0, 1)
+	defer destroy(t, xx)
+	v := mkArray("v", tiny, 0, 0)
+	defer destroy(t, v)
+	lower := mkArray("lower", -1, 0, 0)
+	defer destroy(t, lower)
+	upper := mkArray("upper", big, 5, 2)
+	defer destroy(t, upper)
+	bmin, wmin, bmax, err := ga.StepBoundInfo(xx, v, lower, upper)
+	must(t, err)
+	if bmin != 0 || wmin != inf || bmax != inf {
+		t.Errorf("StepBoundInfo with a step of %v/%v = %v, %v, %v; want 0, %v, %v", big, tiny, bmin, wmin, bmax, inf, inf)
+	}
 }
