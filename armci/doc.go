@@ -187,6 +187,52 @@
 // against ARMCI-MPI's barrier, 8.0 µs against 10.4-10.5, and gabench's
 // Gop of one float64 7.7-8.5 µs against GA C's 10.5-10.8.
 //
+// # Security of the network paths
+//
+// Across nodes the runtime opens sockets of its own beside MPI's: each
+// process's doorbell (UDP) and, at Init where agreements go point to
+// point, its link listener (TCP). They are guarded against a stranger who
+// can reach them (another user of a node, another host of the network)
+// but cannot read the job's MPI traffic:
+//
+//   - They listen only on the address the other processes are told: the
+//     one its host's name resolves to from the other hosts (from its own,
+//     in a job on one host), not on every interface. Where the other hosts
+//     do not agree on it, or it is not this host's, the job runs without
+//     links or doorbells (MPI messages, servers that poll).
+//   - At Init, rank 0 draws a random 32-byte secret and broadcasts it over
+//     MPI. A link's hello proves it: the listener sends a fresh nonce, the
+//     dialler answers with its rank, a nonce and an HMAC-SHA256 of both
+//     nonces and both ranks, and the listener proves it back; a hello
+//     replayed from another connection fails. A listener takes only the
+//     exchange partners that dial it; any other connection (garbage,
+//     silence, a replay, a rank that is not its partner) is dropped and
+//     counted, and takes no partner's place. Only a process that a partner
+//     dials listens, and only until its partners have come (10 s at most).
+//   - A doorbell's ring carries its sender's rank, a count and 16 bytes of
+//     an HMAC of those and the target's rank. A server wakes only to a ring
+//     whose HMAC holds and whose count is above the last it took from that
+//     sender; any other datagram is dropped and counted, and costs it one
+//     HMAC instead of a spell of polling (BenchmarkRingAuth: 0.4-0.55 µs
+//     for a ring's signature and check together).
+//   - SetDebug(true) traces the drops: the connections when the links are
+//     made, the datagrams at Init, the first one after, and their total
+//     when the runtime ends.
+//
+// Not protected:
+//
+//   - MPI's own traffic (its TCP connections, its shared memory, the
+//     launcher's) is the MPI library's to secure. The secret travels in
+//     it: whoever reads it can forge hellos and rings.
+//   - After the hello, a link's records travel in clear and unsigned: an
+//     attacker on the path who can inject into its TCP connection can
+//     change an agreement.
+//   - Floods: one that fills a doorbell's socket buffer loses rings (the
+//     server then wakes at its 50 ms safety poll), one at Init can fail
+//     the doorbells' check (no doorbells), and a stranger who keeps 64
+//     connections open to a listener fails the links (MPI messages, agreed
+//     on every process). Results stay exact; only speed suffers.
+//
 // # Seam: transports
 //
 // The choice lives in one place: Segment.to holds one transport per rank

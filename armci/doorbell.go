@@ -2,7 +2,10 @@ package armci
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
+	"hash"
 	"net"
 	"os"
 	"sync"
@@ -54,38 +57,73 @@ const wakeSlice = 100 * time.Microsecond
 // at start that a datagram from every other one reaches it.
 const maxDoorbells = 512
 
+// A ring is a datagram of ringLen bytes: the sender's rank, a count of the
+// sender's rings to this target, and the first ringMACLen bytes of an HMAC
+// under the job's secret (jobKey) of those and the target's rank. A server
+// takes a ring only if its HMAC holds and its count is above the last it
+// took from that sender: any other datagram is dropped and counted, and
+// wakes no server (a forged datagram costs it one HMAC); a ring sent
+// before is dropped as stale.
+const (
+	ringMACLen = 16
+	ringLen    = 12 + ringMACLen
+)
+
 type doorbell struct {
+	rank  int
 	conn  *net.UDPConn
 	peers []*net.UDPAddr // by rank
 	// last is when this process last sent a request to each rank (Unix
 	// ns), to decide whether to ring.
 	last []atomic.Int64
-	// rung counts the datagrams this server woke to (tests).
+	// count is how many rings this process has sent each rank.
+	count []atomic.Uint64
+	// heard is the count of the last ring taken from each rank (read and
+	// written by this process's server only, and by check before it starts).
+	heard []uint64
+	// macs holds HMAC states under the job's secret (*ringMAC).
+	macs sync.Pool
+	// rung counts the rings this server woke to (tests).
 	rung atomic.Int64
+	// dropped counts the datagrams that were not rings, and atStart those
+	// of them dropped before the runtime started (-1 while it starts);
+	// stale counts the rings dropped as sent before.
+	dropped atomic.Int64
+	atStart int64
+	stale   int64
 }
 
-// The exchange at start: a process's port, its host's address as its host
-// name resolves there (IPv4, 0 for none), and the name itself.
+func newDoorbell(rank, n int, key []byte) *doorbell {
+	d := &doorbell{rank: rank, peers: make([]*net.UDPAddr, n), last: make([]atomic.Int64, n),
+		count: make([]atomic.Uint64, n), heard: make([]uint64, n), atStart: -1}
+	d.macs.New = func() any { return &ringMAC{h: hmac.New(sha256.New, key)} }
+	return d
+}
+
+// The exchange at start: a process's host's address as its host name
+// resolves there (IPv4, 0 for none), and the name itself.
 const (
-	exPort = iota
-	exAddr
+	exAddr = iota
 	exLen
 	exName
 	exWords = exName + 32 // a host name has at most 255 bytes
 )
 
-// peerAddrs gathers every process's port (0 for none) and the IPv4 address
-// by which its host is reached from here (nil where none is known); it is
-// collective over c. Each process publishes the address its host name
-// resolves to on its own host; where that is a loopback address (as
-// Debian's 127.0.1.1) and the host is another, the others resolve the name
-// themselves.
-func peerAddrs(c *mpi.Comm, port int) ([]net.IP, []int, error) {
-	n := c.Size()
+// listenAddr returns the IPv4 address at which every other process of c
+// reaches this one, where this process's links and doorbell listen (nil
+// where it has none): it is collective. Each process publishes its host's
+// name and the address that name resolves to there; the others take that
+// address, or where it is a loopback one (as Debian's 127.0.1.1) and the
+// host is another, resolve the name themselves, and every process learns
+// what the others found for it. The processes on other hosts must all have
+// found the same; with none, it is the address found on its own host, or
+// the loopback. The processes on its own host are told it too (peerAddrs):
+// one address serves all.
+func listenAddr(c *mpi.Comm) (net.IP, error) {
+	n, me := c.Size(), c.Rank()
 	host, _ := os.Hostname()
 	mine := make([]int64, exWords)
-	if port != 0 && host != "" && len(host) <= 8*(exWords-exName) {
-		mine[exPort] = int64(port)
+	if host != "" && len(host) <= 8*(exWords-exName) {
 		if ip := lookup(host); ip != nil {
 			mine[exAddr] = int64(binary.BigEndian.Uint32(ip))
 		}
@@ -94,25 +132,75 @@ func peerAddrs(c *mpi.Comm, port int) ([]net.IP, []int, error) {
 	}
 	all := make([]int64, n*exWords)
 	if err := mpi.Allgather(c, mine, all); err != nil {
+		return nil, err
+	}
+	names, reach := make([]string, n), make([]int64, n)
+	found := map[string]int64{}
+	for r := range n {
+		w := all[r*exWords : (r+1)*exWords]
+		names[r] = string(bytesOf(w[exName:])[:w[exLen]])
+		if names[r] == "" {
+			continue
+		}
+		a, seen := found[names[r]]
+		if !seen {
+			a = w[exAddr]
+			if a == 0 || ipOf(a).IsLoopback() {
+				a = 0
+				if ip := lookup(names[r]); ip != nil {
+					a = int64(binary.BigEndian.Uint32(ip))
+				}
+			}
+			found[names[r]] = a
+		}
+		reach[r] = a
+	}
+	heard := make([]int64, n)
+	if err := mpi.Alltoall(c, reach, heard); err != nil {
+		return nil, err
+	}
+	if names[me] == "" {
+		return nil, nil
+	}
+	here, others := int64(0), false
+	for r := range n {
+		if names[r] == names[me] {
+			continue
+		}
+		if heard[r] == 0 || others && heard[r] != here {
+			return nil, nil
+		}
+		here, others = heard[r], true
+	}
+	if !others {
+		here = reach[me]
+		if here == 0 {
+			return net.IPv4(127, 0, 0, 1).To4(), nil
+		}
+	}
+	return ipOf(here), nil
+}
+
+// ipOf is the IPv4 address of a, as listenAddr exchanges them.
+func ipOf(a int64) net.IP { return binary.BigEndian.AppendUint32(nil, uint32(a)) }
+
+// peerAddrs tells every process of c the address and port of every other's
+// socket (nil and 0 where it has none): it is collective.
+func peerAddrs(c *mpi.Comm, here net.IP, port int) ([]net.IP, []int, error) {
+	n := c.Size()
+	mine := []int64{0, int64(port)}
+	if here != nil && port != 0 {
+		mine[0] = int64(binary.BigEndian.Uint32(here.To4()))
+	}
+	all := make([]int64, 2*n)
+	if err := mpi.Allgather(c, mine, all); err != nil {
 		return nil, nil, err
 	}
 	ips, ports := make([]net.IP, n), make([]int, n)
-	names := map[string]net.IP{host: net.IPv4(127, 0, 0, 1).To4()}
 	for r := range n {
-		w := all[r*exWords : (r+1)*exWords]
-		if w[exPort] == 0 {
-			continue
+		if all[2*r+1] != 0 {
+			ips[r], ports[r] = ipOf(all[2*r]), int(all[2*r+1])
 		}
-		name := string(bytesOf(w[exName:])[:w[exLen]])
-		ip, seen := names[name]
-		if !seen {
-			ip = binary.BigEndian.AppendUint32(nil, uint32(w[exAddr]))
-			if w[exAddr] == 0 || net.IP(ip).IsLoopback() {
-				ip = lookup(name)
-			}
-			names[name] = ip
-		}
-		ips[r], ports[r] = ip, int(w[exPort])
 	}
 	return ips, ports, nil
 }
@@ -122,16 +210,27 @@ func peerAddrs(c *mpi.Comm, port int) ([]net.IP, []int, error) {
 // only if every ring arrived.
 func openDoorbells(c *mpi.Comm) (*doorbell, error) {
 	n, me := c.Size(), c.Rank()
-	d := &doorbell{peers: make([]*net.UDPAddr, n), last: make([]atomic.Int64, n)}
+	key, err := jobKey(c)
+	if err != nil {
+		return nil, err
+	}
+	here, err := listenAddr(c)
+	if err != nil {
+		return nil, err
+	}
+	d := newDoorbell(me, n, key)
 	port := 0
-	if os.Getenv("GOGA_ARMCI_DOORBELL") != "0" && n <= maxDoorbells {
-		if conn, err := net.ListenUDP("udp4", &net.UDPAddr{}); err == nil {
+	if os.Getenv("GOGA_ARMCI_DOORBELL") != "0" && n <= maxDoorbells && here != nil {
+		if conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: here}); err == nil {
 			d.conn = conn
 			_ = conn.SetReadBuffer(1 << 20) // the rings at start
 			port = conn.LocalAddr().(*net.UDPAddr).Port
+			if listening != nil {
+				listening("udp4", conn.LocalAddr())
+			}
 		}
 	}
-	ips, ports, err := peerAddrs(c, port)
+	ips, ports, err := peerAddrs(c, here, port)
 	if err != nil {
 		d.close()
 		return nil, err
@@ -149,6 +248,9 @@ func openDoorbells(c *mpi.Comm) (*doorbell, error) {
 		d.close()
 		return nil, err
 	}
+	if d.atStart = d.dropped.Load(); d.atStart > 0 {
+		tracef(me, "doorbell dropped %s at start (not rings)", count(int(d.atStart), "datagram"))
+	}
 	agreed, mineOK := []int{0}, []int{0}
 	if ok {
 		mineOK[0] = 1
@@ -164,11 +266,9 @@ func openDoorbells(c *mpi.Comm) (*doorbell, error) {
 // rung, until every other process's ring has arrived here (a second at
 // most: they have all been sent).
 func (d *doorbell) check(c *mpi.Comm, me int) error {
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], uint32(me))
-	for r, p := range d.peers {
+	for r := range d.peers {
 		if r != me {
-			if _, err := d.conn.WriteToUDP(b[:], p); err != nil {
+			if err := d.ring(r); err != nil {
 				c.Barrier()
 				return err
 			}
@@ -177,21 +277,74 @@ func (d *doorbell) check(c *mpi.Comm, me int) error {
 	if err := c.Barrier(); err != nil {
 		return err
 	}
-	heard := make([]bool, len(d.peers))
-	heard[me] = true
 	missing := len(d.peers) - 1
 	_ = d.conn.SetReadDeadline(time.Now().Add(time.Second))
+	var b [ringLen + 1]byte // a longer datagram is no ring
 	for missing > 0 {
-		k, _, err := d.conn.ReadFromUDP(b[:])
+		k, err := d.conn.Read(b[:])
 		if err != nil {
 			return err
 		}
-		if r := int(binary.LittleEndian.Uint32(b[:])); k == 4 && r < len(heard) && !heard[r] {
-			heard[r] = true
+		if d.take(b[:k]) {
 			missing--
 		}
 	}
 	return nil
+}
+
+// ring sends rank to a ring.
+func (d *doorbell) ring(to int) error {
+	var b [ringLen]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(d.rank))
+	binary.LittleEndian.PutUint64(b[4:], d.count[to].Add(1))
+	d.sign(b[:], to, b[12:])
+	_, err := d.conn.WriteToUDP(b[:], d.peers[to])
+	return err
+}
+
+// sign puts into mac the HMAC of the ring b (its first 12 bytes) to rank
+// to, cut to mac's length.
+func (d *doorbell) sign(b []byte, to int, mac []byte) {
+	m := d.macs.Get().(*ringMAC)
+	copy(m.in[:], b[:12])
+	binary.LittleEndian.PutUint32(m.in[12:], uint32(to))
+	m.h.Reset()
+	m.h.Write(m.in[:])
+	copy(mac, m.h.Sum(m.sum[:0]))
+	d.macs.Put(m)
+}
+
+// ringMAC is an HMAC state with room for its input and sum, so that a ring
+// allocates nothing.
+type ringMAC struct {
+	h   hash.Hash
+	in  [16]byte
+	sum [sha256.Size]byte
+}
+
+// take reports whether the datagram b is a ring that this process has not
+// taken before, and counts it where it is not a ring.
+func (d *doorbell) take(b []byte) bool {
+	if len(b) == ringLen {
+		from := int(binary.LittleEndian.Uint32(b))
+		if from < len(d.heard) {
+			var mac [ringMACLen]byte
+			d.sign(b, d.rank, mac[:])
+			if hmac.Equal(mac[:], b[12:]) {
+				n := binary.LittleEndian.Uint64(b[4:])
+				if n <= d.heard[from] {
+					d.stale++
+					return false
+				}
+				d.heard[from] = n
+				return true
+			}
+		}
+	}
+	if d.dropped.Add(1) == d.atStart+1 && d.atStart >= 0 {
+		tracef(d.rank, "doorbell dropped a datagram that was not a ring (the count comes at the end)")
+	}
+	return false
 }
 
 // lookups keeps lookup's answers: each runtime's doorbells and links look
@@ -234,12 +387,14 @@ func (d *doorbell) sent(to int) {
 	if now-d.last[to].Swap(now) < int64(ringAfter) {
 		return
 	}
-	_, _ = d.conn.WriteToUDP([]byte{0}, d.peers[to])
+	_ = d.ring(to)
 }
 
-// wait parks until a datagram arrives or for dur, and reports whether one
-// came; it then takes every other one waiting too (drain), so that rings
-// whose requests are served already do not wake the server again later.
+// wait parks until a ring arrives or for dur, and reports whether one came;
+// it then takes every datagram waiting too (drain), so that rings whose
+// requests are served already do not wake the server again later. Other
+// datagrams that arrive meanwhile are dropped and counted (take), and it
+// parks on.
 //
 // The thread that parks asks for short time slices meanwhile, and gets its
 // own back after: it is most often the one that the datagram wakes, and a
@@ -249,13 +404,20 @@ func (d *doorbell) sent(to int) {
 // per process, a get from a process computing in Go took 177-774 µs
 // instead of 1.9-4.2 ms (gabench -extra's get_from_busy_us, 3 runs each).
 func (d *doorbell) wait(dur time.Duration) bool {
-	var b [8]byte
+	var b [ringLen + 1]byte
 	tid := syscall.Gettid()
 	cgo.SchedSlice(tid, uint64(wakeSlice))
 	_ = d.conn.SetReadDeadline(time.Now().Add(dur))
-	_, _, err := d.conn.ReadFromUDP(b[:])
+	rang := false
+	for !rang {
+		k, err := d.conn.Read(b[:])
+		if err != nil {
+			break
+		}
+		rang = d.take(b[:k])
+	}
 	cgo.SchedSlice(tid, 0)
-	if err != nil {
+	if !rang {
 		return false
 	}
 	d.rung.Add(1)
@@ -279,22 +441,32 @@ func (d *doorbell) drain() {
 		return
 	}
 	_ = d.conn.SetReadDeadline(time.Time{})
-	var b [8]byte
+	var b [ringLen + 1]byte
 	_ = rc.Read(func(fd uintptr) bool {
 		// The descriptor is non-blocking (Go's), so a read of an empty
 		// socket fails at once; a plain read returns no sender address to
 		// allocate.
 		for {
-			if _, err := syscall.Read(int(fd), b[:]); err != nil {
+			k, err := syscall.Read(int(fd), b[:])
+			if err != nil {
 				return true
 			}
+			d.take(b[:k])
 		}
 	})
 }
 
+// close closes the doorbell, and traces what it dropped after start.
 func (d *doorbell) close() {
-	if d != nil && d.conn != nil {
-		d.conn.Close()
-		d.conn = nil
+	if d == nil || d.conn == nil {
+		return
 	}
+	if n := d.dropped.Load() - d.atStart; n > 0 && d.atStart >= 0 {
+		tracef(d.rank, "doorbell dropped %s after start (not rings)", count(int(n), "datagram"))
+	}
+	if d.stale > 0 {
+		tracef(d.rank, "doorbell dropped %s as stale", count(int(d.stale), "ring"))
+	}
+	d.conn.Close()
+	d.conn = nil
 }

@@ -14,10 +14,11 @@ func TestDoorbellDrain(t *testing.T) {
 	if err != nil {
 		t.Skip("no UDP socket on the loopback:", err)
 	}
-	d := &doorbell{conn: conn}
+	d := newDoorbell(0, 2, make([]byte, keyLen))
+	d.conn, d.peers[0] = conn, conn.LocalAddr().(*net.UDPAddr)
 	defer d.close()
 	for range 5 {
-		if _, err := conn.WriteToUDP([]byte{0}, conn.LocalAddr().(*net.UDPAddr)); err != nil {
+		if err := d.ring(0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -31,7 +32,7 @@ func TestDoorbellDrain(t *testing.T) {
 		t.Errorf("rung %d times, want 1", n)
 	}
 	// A ring after the drain still wakes it.
-	if _, err := conn.WriteToUDP([]byte{0}, conn.LocalAddr().(*net.UDPAddr)); err != nil {
+	if err := d.ring(0); err != nil {
 		t.Fatal(err)
 	}
 	if !d.wait(time.Second) {

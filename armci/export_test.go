@@ -1,6 +1,9 @@
 package armci
 
-import "unsafe"
+import (
+	"net"
+	"unsafe"
+)
 
 // SetMaxPiece makes transfers over MPI go in pieces of at most n bytes (a
 // multiple of 16, the largest element), as transfers of more than 1 GiB do,
@@ -73,4 +76,12 @@ func MPIYields() bool { return mpiYields }
 // YieldsWhenIdle is yieldsWhenIdle, on the given environment.
 func YieldsWhenIdle(env map[string]string) bool {
 	return yieldsWhenIdle(func(k string) string { return env[k] })
+}
+
+// OnListen makes f learn the address of each link listener and doorbell
+// socket as soon as it listens, until restore.
+func OnListen(f func(network string, addr net.Addr)) (restore func()) {
+	old := listening
+	listening = f
+	return func() { listening = old }
 }

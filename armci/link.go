@@ -1,12 +1,18 @@
 package armci
 
 import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -42,26 +48,127 @@ type link struct {
 	buf [cgo.LinkBuf]byte
 }
 
-// linkMagic opens the first bytes a dialling process sends, before its rank.
+// linkMagic opens a dialling process's hello, before its rank.
 const linkMagic = 0x676f6761 // "goga"
 
-// linkTimeout bounds each step of making the links at start.
+// linkTimeout bounds each step of making the links at start, and the
+// accepting of all of a process's links.
 const linkTimeout = 10 * time.Second
+
+// A link's hello. The listening process sends a fresh random nonce as it
+// accepts; the dialling one answers with its magic, its rank, a nonce of
+// its own and an HMAC under the job's secret (jobKey) of both nonces and
+// both ranks, and the listening one proves the secret back the same way
+// (the ack). A hello sent before, on another connection, is answered to
+// another nonce and fails.
+const (
+	nonceLen = 16
+	helloLen = 8 + nonceLen + sha256.Size
+)
+
+// maxHandshakes bounds the connections whose hellos a listener waits for at
+// once: more are dropped at once.
+const maxHandshakes = 64
+
+// keyLen is the length of a job's secret.
+const keyLen = 32
+
+// debug is the trace of this process's network paths: connections and
+// datagrams that failed their checks (SetDebug).
+var debug struct {
+	on atomic.Bool
+	mu sync.Mutex
+	w  io.Writer // nil: os.Stderr
+}
+
+// SetDebug turns on or off the trace of this process's network paths: a
+// line for the connections its link listener dropped at start, and for the
+// datagrams its doorbell dropped (at start, at the first one after, and in
+// all when the runtime ends).
+func SetDebug(on bool) { debug.on.Store(on) }
+
+// SetDebugOutput sends this process's trace lines to w; nil means
+// os.Stderr, the default.
+func SetDebugOutput(w io.Writer) {
+	debug.mu.Lock()
+	debug.w = w
+	debug.mu.Unlock()
+}
+
+// tracef writes a line of the trace of process rank, when it is on.
+func tracef(rank int, format string, a ...any) {
+	if !debug.on.Load() {
+		return
+	}
+	debug.mu.Lock()
+	defer debug.mu.Unlock()
+	w := debug.w
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintf(w, "armci: process %d: "+format+"\n", append([]any{rank}, a...)...)
+}
+
+// count is n things, as a trace says it.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// listening, where set (tests), learns the address of each link listener
+// and doorbell socket as soon as it listens.
+var listening func(network string, addr net.Addr)
+
+// jobKey returns a secret that rank 0 of c draws at random and sends to
+// every process over MPI: it is collective.
+func jobKey(c *mpi.Comm) ([]byte, error) {
+	key := make([]byte, keyLen)
+	if c.Rank() == 0 {
+		rand.Read(key)
+	}
+	if err := mpi.Bcast(c, key, 0); err != nil {
+		return nil, err
+	}
+	return key, nil
+}
 
 // openLinks connects this process to its exchange partners in c, or leaves
 // every process without links (nil): it is collective. The higher rank of
-// each pair dials the lower's listener; a dial completes in the listener's
-// backlog, so every process dials first and accepts after.
+// each pair dials the lower's listener, which accepts while it dials; only
+// a process that some partner dials listens, and only on the address the
+// others are told (listenAddr).
 func openLinks(c *mpi.Comm) (*links, error) {
 	n, me := c.Size(), c.Rank()
-	var ln *net.TCPListener
-	port := 0
-	if os.Getenv("GOGA_ARMCI_LINKS") != "0" {
-		if l, err := net.ListenTCP("tcp4", &net.TCPAddr{}); err == nil {
-			ln, port = l, l.Addr().(*net.TCPAddr).Port
+	key, err := jobKey(c)
+	if err != nil {
+		return nil, err
+	}
+	here, err := listenAddr(c)
+	if err != nil {
+		return nil, err
+	}
+	var higher, lower []int
+	for _, p := range exchangePartners(n, me) {
+		if p > me {
+			higher = append(higher, p)
+		} else {
+			lower = append(lower, p)
 		}
 	}
-	ips, ports, err := peerAddrs(c, port)
+	off := os.Getenv("GOGA_ARMCI_LINKS") == "0"
+	var ln *net.TCPListener
+	port := 0
+	if !off && here != nil && len(higher) > 0 {
+		if l, err := net.ListenTCP("tcp4", &net.TCPAddr{IP: here}); err == nil {
+			ln, port = l, l.Addr().(*net.TCPAddr).Port
+			if listening != nil {
+				listening("tcp4", l.Addr())
+			}
+		}
+	}
+	ips, ports, err := peerAddrs(c, here, port)
 	if err != nil {
 		if ln != nil {
 			ln.Close()
@@ -70,11 +177,13 @@ func openLinks(c *mpi.Comm) (*links, error) {
 	}
 	l := &links{peers: make([]*link, n)}
 	var fail error
-	if ln == nil {
+	switch {
+	case off:
+		fail = errors.New("GOGA_ARMCI_LINKS=0")
+	case len(higher) > 0 && ln == nil:
 		fail = errors.New("no listener")
-	} else {
-		fail = l.connect(ln, me, ips, ports)
-		ln.Close()
+	default:
+		fail = l.connect(ln, key, me, higher, lower, ips, ports)
 	}
 	mineOK, agreed := []int{1}, []int{0}
 	if fail != nil {
@@ -87,59 +196,201 @@ func openLinks(c *mpi.Comm) (*links, error) {
 	return l, nil
 }
 
-// connect dials this process's lower partners, then accepts the higher
-// ones, each of which names itself in its first bytes.
-func (l *links) connect(ln *net.TCPListener, me int, ips []net.IP, ports []int) error {
-	higher := 0
-	for _, p := range exchangePartners(len(ips), me) {
-		if p > me {
-			higher++
-			continue
-		}
+// connect dials this process's lower partners while it accepts the higher
+// ones on ln (nil where there are none), and closes ln.
+func (l *links) connect(ln *net.TCPListener, key []byte, me int, higher, lower []int, ips []net.IP, ports []int) error {
+	accepted := make(chan error, 1)
+	if ln != nil {
+		go func() {
+			bad, strangers, err := l.accept(ln, key, me, higher)
+			if bad+strangers > 0 {
+				tracef(me, "links dropped %s at start (%d without a valid hello, %d from ranks not its partners)",
+					count(bad+strangers, "connection"), bad, strangers)
+			}
+			accepted <- err
+		}()
+	} else {
+		accepted <- nil
+	}
+	var err error
+	for _, p := range lower {
 		if ips[p] == nil || ports[p] == 0 {
-			return fmt.Errorf("rank %d has no address", p)
+			err = fmt.Errorf("rank %d has no address", p)
+			break
 		}
-		c, err := net.DialTimeout("tcp4", (&net.TCPAddr{IP: ips[p], Port: ports[p]}).String(), linkTimeout)
-		if err != nil {
-			return err
-		}
-		conn := c.(*net.TCPConn)
-		var hello [8]byte
-		binary.LittleEndian.PutUint32(hello[:], linkMagic)
-		binary.LittleEndian.PutUint32(hello[4:], uint32(me))
-		_ = conn.SetWriteDeadline(time.Now().Add(linkTimeout))
-		if _, err := conn.Write(hello[:]); err != nil {
-			conn.Close()
-			return err
-		}
-		_ = conn.SetWriteDeadline(time.Time{})
-		if err := l.keep(p, conn); err != nil {
-			return err
+		if err = l.dial(key, me, p, &net.TCPAddr{IP: ips[p], Port: ports[p]}); err != nil {
+			break
 		}
 	}
-	_ = ln.SetDeadline(time.Now().Add(linkTimeout))
-	for ; higher > 0; higher-- {
-		conn, err := ln.AcceptTCP()
-		if err != nil {
-			return err
-		}
-		var hello [8]byte
-		_ = conn.SetReadDeadline(time.Now().Add(linkTimeout))
-		if _, err := io.ReadFull(conn, hello[:]); err != nil {
-			conn.Close()
-			return err
-		}
-		p := int(binary.LittleEndian.Uint32(hello[4:]))
-		if binary.LittleEndian.Uint32(hello[:]) != linkMagic || p <= me || p >= len(l.peers) || l.peers[p] != nil {
-			conn.Close()
-			return fmt.Errorf("an unexpected connection (%x)", hello)
-		}
-		_ = conn.SetReadDeadline(time.Time{})
-		if err := l.keep(p, conn); err != nil {
-			return err
+	return errors.Join(err, <-accepted)
+}
+
+// dial connects to partner p's listener at addr and proves the secret to
+// it, and it to this process, with the hello.
+func (l *links) dial(key []byte, me, p int, addr *net.TCPAddr) error {
+	c, err := net.DialTimeout("tcp4", addr.String(), linkTimeout)
+	if err != nil {
+		return err
+	}
+	conn := c.(*net.TCPConn)
+	_ = conn.SetDeadline(time.Now().Add(linkTimeout))
+	var theirs [nonceLen]byte
+	hello := make([]byte, helloLen)
+	binary.LittleEndian.PutUint32(hello, linkMagic)
+	binary.LittleEndian.PutUint32(hello[4:], uint32(me))
+	mine := hello[8 : 8+nonceLen]
+	rand.Read(mine)
+	var ack [sha256.Size]byte
+	if _, err = io.ReadFull(conn, theirs[:]); err == nil {
+		copy(hello[8+nonceLen:], linkMAC(key, "hello", theirs[:], mine, me, p))
+		if _, err = conn.Write(hello); err == nil {
+			_, err = io.ReadFull(conn, ack[:])
 		}
 	}
-	return nil
+	if err == nil && !hmac.Equal(ack[:], linkMAC(key, "ack", theirs[:], mine, p, me)) {
+		err = fmt.Errorf("rank %d's listener at %v does not know the job's secret", p, addr)
+	}
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	_ = conn.SetDeadline(time.Time{})
+	return l.keep(p, conn)
+}
+
+// linkMAC is the HMAC under key of a hello ("hello") or ack ("ack") from
+// rank from to rank to, under the listener's and the dialler's nonces.
+func linkMAC(key []byte, what string, listener, dialler []byte, from, to int) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(what))
+	m.Write(listener)
+	m.Write(dialler)
+	var ranks [8]byte
+	binary.LittleEndian.PutUint32(ranks[:], uint32(from))
+	binary.LittleEndian.PutUint32(ranks[4:], uint32(to))
+	m.Write(ranks[:])
+	return m.Sum(nil)
+}
+
+// handshake is the outcome of one accepted connection's hello: the rank it
+// proved (conn then still open), or an error (a failure of ln's accept
+// where conn is nil).
+type handshake struct {
+	p    int
+	conn *net.TCPConn
+	err  error
+}
+
+// accept takes the connections of this process's higher partners from ln,
+// until each of them has its link or linkTimeout has passed, then closes
+// ln. Each connection's hello is checked apart, so that a stranger who
+// sends nothing holds up no other; a connection that fails its hello is
+// dropped and counted (bad), and so is one that proves a rank which is not
+// a partner waiting for its link (strangers: only a process of the job
+// could, which none does).
+func (l *links) accept(ln *net.TCPListener, key []byte, me int, want []int) (bad, strangers int, err error) {
+	deadline := time.Now().Add(linkTimeout)
+	_ = ln.SetDeadline(deadline)
+	results := make(chan handshake)
+	stop := make(chan struct{})
+	var nbad, nstrangers atomic.Int64
+	var pending sync.Map // *net.TCPConn -> nil, those whose hello is awaited
+	var shakes, loop sync.WaitGroup
+	var inFlight atomic.Int32
+	loop.Go(func() {
+		for {
+			conn, err := ln.AcceptTCP()
+			if err != nil {
+				select {
+				case results <- handshake{err: err}:
+				case <-stop:
+				}
+				return
+			}
+			if inFlight.Add(1) > maxHandshakes {
+				inFlight.Add(-1)
+				nbad.Add(1)
+				conn.Close()
+				continue
+			}
+			pending.Store(conn, nil)
+			shakes.Go(func() {
+				defer inFlight.Add(-1)
+				_ = conn.SetDeadline(deadline)
+				p, err := answer(conn, key, me, want)
+				pending.Delete(conn)
+				if err != nil {
+					if errors.Is(err, errStranger) {
+						nstrangers.Add(1)
+					} else {
+						nbad.Add(1)
+					}
+					conn.Close()
+					return
+				}
+				select {
+				case results <- handshake{p: p, conn: conn}:
+				case <-stop:
+					nbad.Add(1)
+					conn.Close()
+				}
+			})
+		}
+	})
+	for left := len(want); left > 0 && err == nil; {
+		h := <-results
+		switch {
+		case h.err != nil:
+			err = h.err
+		case l.peers[h.p] != nil:
+			nstrangers.Add(1)
+			h.conn.Close()
+		default:
+			err = l.keep(h.p, h.conn)
+			left--
+		}
+	}
+	close(stop)
+	ln.Close()
+	loop.Wait()
+	// Hellos still awaited fail at once.
+	pending.Range(func(c, _ any) bool {
+		_ = c.(*net.TCPConn).SetDeadline(time.Unix(1, 0))
+		return true
+	})
+	shakes.Wait()
+	return int(nbad.Load()), int(nstrangers.Load()), err
+}
+
+// errStranger is answer's error for a hello that proves a rank which is not
+// one of the wanted partners.
+var errStranger = errors.New("not a partner")
+
+// answer checks the hello on a connection just accepted, by process me
+// whose higher partners are want, and acks it: it returns the rank proved.
+func answer(conn *net.TCPConn, key []byte, me int, want []int) (int, error) {
+	var mine [nonceLen]byte
+	rand.Read(mine[:])
+	if _, err := conn.Write(mine[:]); err != nil {
+		return 0, err
+	}
+	var hello [helloLen]byte
+	if _, err := io.ReadFull(conn, hello[:]); err != nil {
+		return 0, err
+	}
+	p := int(binary.LittleEndian.Uint32(hello[4:]))
+	theirs := hello[8 : 8+nonceLen]
+	if binary.LittleEndian.Uint32(hello[:]) != linkMagic ||
+		!hmac.Equal(hello[8+nonceLen:], linkMAC(key, "hello", mine[:], theirs, p, me)) {
+		return 0, errors.New("a hello without the secret")
+	}
+	if !slices.Contains(want, p) {
+		return 0, errStranger
+	}
+	if _, err := conn.Write(linkMAC(key, "ack", mine[:], theirs, me, p)); err != nil {
+		return 0, err
+	}
+	return p, nil
 }
 
 // keep makes conn the link to rank p, without delayed sends. C reads and
