@@ -27,9 +27,9 @@ import (
 // ranks, the links still form with the real partners, the doorbells still
 // ring, agreements and a get give exact results, no forged ring wakes a
 // server, and each process's debug trace counts exactly the connections
-// and datagrams it dropped. The sockets listen only on the address the
-// peers were told: a connection or datagram to another address of the
-// machine is refused.
+// and datagrams it dropped at start, and reports those of the flood after.
+// The sockets listen only on the address the peers were told: a connection
+// or datagram to another address of the machine is refused.
 func TestNetworkIntruders(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		for _, c := range []struct {
@@ -125,16 +125,19 @@ func testIntrusion(t *testing.T, f func(t *testing.T, in *intrusion, network str
 // target is where the stranger reaches addr: at the loopback where the
 // socket listens on every address.
 func target(addr net.Addr) (net.IP, int) {
+	ip, port := addrIP(addr)
+	if ip.IsUnspecified() {
+		return net.IPv4(127, 0, 0, 1), port
+	}
+	return ip, port
+}
+
+// addrIP is the address and port of a TCP or UDP socket.
+func addrIP(addr net.Addr) (net.IP, int) {
 	switch a := addr.(type) {
 	case *net.TCPAddr:
-		if a.IP.IsUnspecified() {
-			return net.IPv4(127, 0, 0, 1), a.Port
-		}
 		return a.IP, a.Port
 	case *net.UDPAddr:
-		if a.IP.IsUnspecified() {
-			return net.IPv4(127, 0, 0, 1), a.Port
-		}
 		return a.IP, a.Port
 	}
 	panic(fmt.Sprintf("a socket of address %v", addr))
@@ -156,7 +159,7 @@ func (in *intrusion) connect(t *testing.T, addr net.Addr) net.Conn {
 // unreachable, which a connected UDP socket reads as ECONNREFUSED).
 func otherAddresses(t *testing.T, in *intrusion, network string, addr net.Addr) {
 	ip, port := target(addr)
-	if ip2, _ := addrIP(addr); ip2.IsUnspecified() {
+	if bound, _ := addrIP(addr); bound.IsUnspecified() {
 		t.Errorf("rank %d: the %s socket listens on every address (%v)", in.me, network, addr)
 	}
 	others := []net.IP{net.IPv4(127, 0, 0, 1)}
@@ -191,16 +194,6 @@ func otherAddresses(t *testing.T, in *intrusion, network string, addr net.Addr) 
 			t.Errorf("rank %d: a datagram to the doorbell's port at %v: %v, want connection refused", in.me, o, err)
 		}
 	}
-}
-
-func addrIP(addr net.Addr) (net.IP, int) {
-	switch a := addr.(type) {
-	case *net.TCPAddr:
-		return a.IP, a.Port
-	case *net.UDPAddr:
-		return a.IP, a.Port
-	}
-	return nil, 0
 }
 
 // plainHellos: the stranger connects first once for each rank above this
