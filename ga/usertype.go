@@ -219,7 +219,10 @@ func (u *UserArray[U]) vector(op string, v []U, subs [][]int, stat opKind, f fun
 // bytes long; size 0 is the whole element.
 type field struct{ off, size int }
 
-// fieldOf checks a field of F at byte offset off in U.
+// fieldOf checks a field of F at byte offset off in U: F's bytes must be
+// one part of U (a field, an element or run of elements of an array, a
+// complex number's real or imaginary part, nested to any depth), not a
+// misaligned cut or a span across two parts.
 func fieldOf[F, U any](op, name string, off uintptr) (field, error) {
 	fs, us := int(unsafe.Sizeof(*new(F))), int(unsafe.Sizeof(*new(U)))
 	if why := plain(reflect.TypeFor[F]()); why != "" {
@@ -228,7 +231,71 @@ func fieldOf[F, U any](op, name string, off uintptr) (field, error) {
 	if fs == 0 || off > uintptr(us) || int(off) > us-fs {
 		return field{}, errorf(op, name, "a %d-byte field at byte %d does not fit a %d-byte %v", fs, off, us, reflect.TypeFor[U]())
 	}
+	u := reflect.TypeFor[U]()
+	if p := partAt(u, off, uintptr(fs), ""); !p.exact {
+		where := fmt.Sprintf("byte %d is padding of %v", off, u)
+		if p.path != "" {
+			where = fmt.Sprintf("byte %d is inside %s (%v, bytes %d to %d)", off, p.path, p.typ, p.lo, p.lo+p.typ.Size()-1)
+		}
+		return field{}, errorf(op, name, "a %d-byte field at byte %d is not one part of %v: %s", fs, off, u, where)
+	}
 	return field{off: int(off), size: fs}, nil
+}
+
+// part is where a byte offset falls in a type: the innermost named part
+// that holds it (path "" for the type itself, or padding), its type and
+// first byte, and whether a field of the size asked for is exactly a part.
+type part struct {
+	path  string
+	typ   reflect.Type
+	lo    uintptr
+	exact bool
+}
+
+// partAt finds the part of t, itself named path, that a field of size
+// bytes at byte off of t would be.
+func partAt(t reflect.Type, off, size uintptr, path string) part {
+	p := part{path: path, typ: t}
+	if off == 0 && t.Size() == size {
+		p.exact = true
+		return p
+	}
+	in := func(name string, ft reflect.Type, at uintptr) part {
+		q := partAt(ft, off-at, size, name)
+		q.lo += at
+		return q
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if off >= f.Offset && off < f.Offset+f.Type.Size() {
+				return in(strings.TrimPrefix(path+"."+f.Name, "."), f.Type, f.Offset)
+			}
+		}
+		p.path = "" // padding
+	case reflect.Array:
+		es := t.Elem().Size()
+		if es == 0 {
+			break
+		}
+		if off%es == 0 && size%es == 0 && off+size <= t.Size() && size > es {
+			p.path, p.lo, p.exact = fmt.Sprintf("%s[%d:%d]", path, off/es, (off+size)/es), 0, true
+			return p
+		}
+		i := off / es
+		return in(fmt.Sprintf("%s[%d]", path, i), t.Elem(), i*es)
+	case reflect.Complex64, reflect.Complex128:
+		h, ft := t.Size()/2, reflect.TypeFor[float64]()
+		if t.Kind() == reflect.Complex64 {
+			ft = reflect.TypeFor[float32]()
+		}
+		if off < h {
+			return in(path+" real part", ft, 0)
+		}
+		return in(path+" imaginary part", ft, h)
+	}
+	return p
 }
 
 // strided is pc's transfer of f: the piece as it comes for whole elements

@@ -147,6 +147,16 @@ func TestUserType(t *testing.T) {
 		must(t, ga.Sync())
 		wantErr(t, "field past the end", ga.PutField(u, 20, []int{0, 0}, []int{0, 0}, []float64{1}, nil), "PutField", "parts", nil, "8-byte field at byte 20", "24-byte")
 		wantErr(t, "field of strings", ga.PutField(u, 0, []int{0, 0}, []int{0, 0}, []string{"x"}, nil), "PutField", "parts", nil, "string")
+		// A field must be one part of the element: not a misaligned cut,
+		// not a span across two fields, not padding.
+		wantErr(t, "misaligned field", ga.PutField(u, 3, []int{0, 0}, []int{0, 0}, []float64{1}, nil), "PutField", "parts", nil, "at byte 3", "inside X (float64, bytes 0 to 7)")
+		wantErr(t, "field across two", ga.PutField(u, 0, []int{0, 0}, []int{0, 0}, [][2]float64{{1, 2}}, nil), "PutField", "parts", nil, "at byte 0", "inside X")
+		wantErr(t, "field across X and Y", ga.PutField(u, 4, []int{0, 0}, []int{0, 0}, []float64{1}, nil), "PutField", "parts", nil, "at byte 4", "inside X")
+		wantErr(t, "field across Y and ID", ga.PutField(u, 8, []int{0, 0}, []int{0, 0}, [][3]int32{{1, 2, 3}}, nil), "PutField", "parts", nil, "inside Y")
+		wantErr(t, "field across ID and Tag", ga.GetField(u, 16, []int{0, 0}, []int{0, 0}, make([]int64, 1), nil), "GetField", "parts", nil, "inside ID (int32, bytes 16 to 19)")
+		wantErr(t, "field in the padding", ga.PutField(u, 23, []int{0, 0}, []int{0, 0}, []byte{1}, nil), "PutField", "parts", nil, "byte 23 is padding")
+		_, err = ga.NbPutField(u, 2, []int{0, 0}, []int{0, 0}, []int32{1}, nil)
+		wantErr(t, "misaligned field, non-blocking", err, "NbPutField", "parts", nil, "at byte 2")
 		wantErr(t, "short buffer", u.Put([]int{0, 0}, []int{1, 1}, got[:3], nil), "Put", "parts", nil)
 		wantErr(t, "outside", u.Put([]int{0, 0}, []int{5, 0}, got[:6], nil), "Put", "parts", nil, "5")
 		wantErr(t, "short field buffer", ga.PutField(u, 0, []int{0, 0}, []int{0, 1}, []float64{1}, nil), "PutField", "parts", nil)
