@@ -108,30 +108,32 @@ func noZero[T Elem](op string, a *Array[T], lo, hi []int) error {
 }
 
 // AbsValue sets every element to its absolute value (GA_Abs_value); a
-// complex element z becomes (|z|, 0). It is collective.
+// complex element z becomes (|z|, 0). Integers wrap as Go's and GA C's do:
+// the absolute value of math.MinInt64 (or MinInt32) is itself. It is
+// collective.
 func (a *Array[T]) AbsValue() error {
 	s := patchOf(a)
 	return a.absValue("AbsValue", s.lo, s.hi)
 }
 
 // AbsValuePatch sets every element of the patch [lo, hi] to its absolute
-// value (GA_Abs_value_patch); a complex element z becomes (|z|, 0). It is
-// collective.
+// value (GA_Abs_value_patch), as AbsValue does. It is collective.
 func (a *Array[T]) AbsValuePatch(lo, hi []int) error { return a.absValue("AbsValuePatch", lo, hi) }
 
 func (a *Array[T]) absValue(op string, lo, hi []int) error {
 	return a.eachRun(op, lo, hi, kernelsOf[T]().abs)
 }
 
-// AddConstant adds alpha to every element (GA_Add_constant). It is
-// collective.
+// AddConstant adds alpha to every element (GA_Add_constant). Integer sums
+// wrap on overflow without an error, as in GA C (math.MaxInt64 + 1 is
+// math.MinInt64). It is collective.
 func (a *Array[T]) AddConstant(alpha T) error {
 	s := patchOf(a)
 	return a.addConstant("AddConstant", s.lo, s.hi, alpha)
 }
 
 // AddConstantPatch adds alpha to every element of the patch [lo, hi]
-// (GA_Add_constant_patch). It is collective.
+// (GA_Add_constant_patch), wrapping as AddConstant does. It is collective.
 func (a *Array[T]) AddConstantPatch(lo, hi []int, alpha T) error {
 	return a.addConstant("AddConstantPatch", lo, hi, alpha)
 }
@@ -171,13 +173,15 @@ func recip[T Elem](op string, s side[T]) error {
 // elements. c may be a or b, and its patch may overlap theirs.
 
 // ElemMultiply sets c to the element-wise product of a and b
-// (GA_Elem_multiply). It is collective.
+// (GA_Elem_multiply). Integer products wrap on overflow without an error,
+// as in GA C (math.MaxInt64 squared is 1). It is collective.
 func ElemMultiply[T Elem](a, b, c *Array[T]) error {
 	return elemOp("ElemMultiply", patchOf(c), []side[T]{patchOf(a), patchOf(b)}, nil, multiply[T])
 }
 
 // ElemMultiplyPatch sets c's patch to the element-wise product of a's and
-// b's patches (GA_Elem_multiply_patch). It is collective.
+// b's patches (GA_Elem_multiply_patch), wrapping as ElemMultiply does. It
+// is collective.
 func ElemMultiplyPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int) error {
 	return elemOp("ElemMultiplyPatch", side[T]{a: c, lo: clo, hi: chi}, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, nil, multiply[T])
 }

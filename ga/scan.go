@@ -54,8 +54,9 @@ func ScanCopy[T, M Elem](src, dst *Array[T], mask *Array[M], lo, hi int) error {
 // restarts. Inclusive, dst[i] sums src from its segment's start to i;
 // exclusive (GA's excl = 1), to i-1, so that a segment's first element is 0.
 // Elements before the first segment in the range are left unchanged, as in
-// GA C 5.8. src, dst and mask are vectors of one length; dst is neither src
-// nor mask. It is collective.
+// GA C 5.8. Integer sums wrap on overflow without an error, as in GA C.
+// src, dst and mask are vectors of one length; dst is neither src nor
+// mask. It is collective.
 func ScanAdd[T, M Elem](src, dst *Array[T], mask *Array[M], lo, hi int, exclusive bool) error {
 	return scan("ScanAdd", src, dst, mask, lo, hi, true, exclusive)
 }

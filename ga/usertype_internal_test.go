@@ -28,8 +28,12 @@ func TestFieldOf(t *testing.T) {
 		{"X", func() (field, error) { return fieldOf[float64, rec]("", "", unsafe.Offsetof(r.X)) }},
 		{"X as two float32", func() (field, error) { return fieldOf[[2]float32, rec]("", "", 0) }},
 		{"In", func() (field, error) { return fieldOf[inner, rec]("", "", unsafe.Offsetof(r.In)) }},
-		{"In.B[2]", func() (field, error) { return fieldOf[int16, rec]("", "", unsafe.Offsetof(r.In)+unsafe.Offsetof(r.In.B)+4) }},
-		{"In.B[1:3]", func() (field, error) { return fieldOf[[2]int16, rec]("", "", unsafe.Offsetof(r.In)+unsafe.Offsetof(r.In.B)+2) }},
+		{"In.B[2]", func() (field, error) {
+			return fieldOf[int16, rec]("", "", unsafe.Offsetof(r.In)+unsafe.Offsetof(r.In.B)+4)
+		}},
+		{"In.B[1:3]", func() (field, error) {
+			return fieldOf[[2]int16, rec]("", "", unsafe.Offsetof(r.In)+unsafe.Offsetof(r.In.B)+2)
+		}},
 		{"Z's imaginary part", func() (field, error) { return fieldOf[float64, rec]("", "", unsafe.Offsetof(r.Z)+8) }},
 		{"C's real part", func() (field, error) { return fieldOf[float32, rec]("", "", unsafe.Offsetof(r.C)) }},
 		{"N[1].A", func() (field, error) {
@@ -54,7 +58,9 @@ func TestFieldOf(t *testing.T) {
 		{"Z's two parts", "inside Z real part (float64, bytes 24 to 31)", func() (field, error) {
 			return fieldOf[float64, rec]("", "", unsafe.Offsetof(r.Z)+4)
 		}},
-		{"padding after In", "padding", func() (field, error) { return fieldOf[int16, rec]("", "", unsafe.Offsetof(r.In)+unsafe.Sizeof(inner{})) }},
+		{"padding after In", "padding", func() (field, error) {
+			return fieldOf[int16, rec]("", "", unsafe.Offsetof(r.In)+unsafe.Sizeof(inner{}))
+		}},
 		{"In.B[3] and beyond", "inside In.B[3]", func() (field, error) {
 			return fieldOf[[2]int16, rec]("", "", unsafe.Offsetof(r.In)+unsafe.Offsetof(r.In.B)+6)
 		}},
