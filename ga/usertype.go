@@ -201,18 +201,9 @@ func (u *UserArray[U]) Gather(v []U, subs [][]int) error {
 // armci vector call per owner: f's.
 func (u *UserArray[U]) vector(op string, v []U, subs [][]int, stat opKind, f func(*armci.Segment, int, []byte, []armci.IOVec) error) error {
 	a := u.arr()
-	vecs, order, err := a.byOwner(op, subs, len(v))
-	if err != nil {
-		return err
-	}
-	a.countCall(stat)
-	for _, r := range order {
-		a.notePiece(r, stat, len(vecs[r].Local)*a.es)
-		if err := f(a.seg, r, asBytes(v), []armci.IOVec{*vecs[r]}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return a.byOwners(op, subs, len(v), stat, func(r int, vec []armci.IOVec) error {
+		return f(a.seg, r, asBytes(v), vec)
+	})
 }
 
 // field is the part of each element a transfer moves: off bytes in, size
