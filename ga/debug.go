@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/goga-hpc/goga/armci"
 )
 
 // Argument tracing. With SetDebug(true), every collective call this process
@@ -13,7 +15,10 @@ import (
 // arguments the processes agree on (array numbers and types, dims,
 // distributions, roots, operations; element values are not part of them).
 // Lines of different processes go to their own outputs, so a hang or a
-// mismatch shows which call each process was in.
+// mismatch shows which call each process was in. The trace includes
+// armci's lines (armci.SetDebug): what its network paths dropped, such as
+// a stranger's connection or datagram; those of start-up appear when the
+// trace is on before Init.
 
 var debug struct {
 	on atomic.Bool
@@ -22,7 +27,10 @@ var debug struct {
 }
 
 // SetDebug turns argument tracing on or off for this process (GA_Set_debug).
-func SetDebug(on bool) { debug.on.Store(on) }
+func SetDebug(on bool) {
+	debug.on.Store(on)
+	armci.SetDebug(on)
+}
 
 // Debug reports whether argument tracing is on (GA_Get_debug).
 func Debug() bool { return debug.on.Load() }
@@ -30,9 +38,25 @@ func Debug() bool { return debug.on.Load() }
 // SetDebugOutput sends this process's trace lines to w; nil means os.Stderr,
 // the default.
 func SetDebugOutput(w io.Writer) {
+	if w != nil {
+		w = &lockedWriter{w: w} // ga's and armci's lines share it
+	}
 	debug.mu.Lock()
 	debug.w = w
 	debug.mu.Unlock()
+	armci.SetDebugOutput(w)
+}
+
+// lockedWriter serializes the writes of two tracers to one writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // trace writes a collective call's line when tracing is on.
