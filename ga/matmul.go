@@ -11,17 +11,32 @@ import (
 //
 // Every patch is given in C order as it lies in its array, transposed or
 // not: op is applied to it. A patch is 2-D: its dimensions of more than one
-// element are its rows and columns, in that order (a patch with one such
-// dimension is a row if that is the array's last dimension, else a column),
-// so an n-D array takes part through any 2-D slice of it. op(A) must be
-// m × k, op(B) k × n and C m × n. The arrays may be distributed in any way,
-// and C may be one of A and B, even overlapping them: every operand is read
-// before C is written. Where beta is 0, C is not read.
+// element are its rows and columns, in that order, so an n-D array takes
+// part through any 2-D slice of it. A patch along one dimension is read as
+// GA reads it (global/src/matmul.c, gai_setup_2d_patch): along the array's
+// first dimension a column, along its last a row, and along any other
+// dimension a row unless a column makes the shapes agree. op(A) must be
+// m × k, op(B) k × n and C m × n. Where these do not agree with such a row,
+// it becomes a column as in GA: if only one patch is such a row, that one;
+// if A and B are, B where op(B) has not C's columns and A where op(A) has
+// not C's rows; if B and C are, B where op(B)'s rows are not op(A)'s columns,
+// then C where its rows are not op(A)'s; if A and C are, A where op(A)'s
+// columns are not op(B)'s rows, then C where its columns are not op(B)'s;
+// if all three are, it is an error. A transposed row or column is that
+// vector: transposing a patch turns the row into a column and back. The
+// arrays may be distributed in any way, and C may be one of A and B, even
+// overlapping them: every operand is read before C is written. Where beta
+// is 0, C is not read.
 //
 // GA's two calls take their bounds differently, and map onto this one so:
 //   - NGA_Matmul_patch(ta, tb, ..., a, alo, ahi, ...) gives a transposed
-//     operand's bounds in op() coordinates: pass them with the dimensions
-//     reversed.
+//     operand's bounds in op() coordinates: pass them with the ranges of its
+//     two dimensions swapped (for a 2-D array, the dimensions reversed). A
+//     transposed patch along one dimension of an array of more than two
+//     dimensions has no such pair: GA reads it along the dimension after the
+//     one its bounds span (before, for the last), and refuses it where it
+//     would have to turn it into a column (it takes a 1 × 1 patch instead);
+//     MatmulPatch reads such a vector where it lies, and turns it as any other.
 //   - GA_Matmul_patch(ta, tb, alpha, beta, a, ailo, aihi, ajlo, ajhi, b, ...,
 //     c, cilo, cihi, cjlo, cjhi) (the 2-D C call) sees every array in
 //     Fortran order, that is transposed, with the ranges of op(A) and op(B):
@@ -55,23 +70,67 @@ func matmulShape[T scalapack.Elem](op string, ta, tb byte, a *Array[T], alo, ahi
 	if err != nil {
 		return pa, pb, pc, err
 	}
-	if pa, err = matrixPatch(op, a, alo, ahi); err != nil {
+	pa, ai, err := gaPatch(op, a, alo, ahi)
+	if err != nil {
 		return pa, pb, pc, err
 	}
-	if pb, err = matrixPatch(op, b, blo, bhi); err != nil {
+	pb, bi, err := gaPatch(op, b, blo, bhi)
+	if err != nil {
 		return pa, pb, pc, err
 	}
-	if pc, err = matrixPatch(op, c, clo, chi); err != nil {
+	pc, ci, err := gaPatch(op, c, clo, chi)
+	if err != nil {
 		return pa, pb, pc, err
 	}
-	m, k := pa.rows, pa.cols
-	if at {
-		m, k = k, m
+	// op(A) is m × k, op(B) kb × n, C cm × cn.
+	shape := func() (m, k, kb, n, cm, cn int) {
+		m, k = pa.rows, pa.cols
+		if at {
+			m, k = k, m
+		}
+		kb, n = pb.rows, pb.cols
+		if bt {
+			kb, n = n, kb
+		}
+		return m, k, kb, n, pc.rows, pc.cols
 	}
-	kb, n := pb.rows, pb.cols
-	if bt {
-		kb, n = n, kb
+	// A vector along an inner dimension is a row; it becomes a column where
+	// that makes the shapes agree, by GA's rule (gai_matmul_patch), which
+	// looks at one condition per vector and never tries both shapes.
+	if m, k, kb, n, cm, cn := shape(); k != kb || m != cm || n != cn {
+		switch {
+		case ai && bi && ci:
+			return pa, pb, pc, errorf(op, c.name, "patches A lo %v hi %v, B lo %v hi %v and C lo %v hi %v each lie along an inner dimension, so each may be a row or a column; as rows op(A) is %d × %d, op(B) %d × %d and C %d × %d", alo, ahi, blo, bhi, clo, chi, m, k, kb, n, cm, cn)
+		case ai && bi:
+			if n != cn {
+				pb = pb.column()
+			}
+			if m != cm {
+				pa = pa.column()
+			}
+		case bi && ci:
+			if kb != k {
+				pb = pb.column()
+			}
+			if m, _, _, _, cm, _ := shape(); m != cm {
+				pc = pc.column()
+			}
+		case ai && ci:
+			if kb != k {
+				pa = pa.column()
+			}
+			if _, _, _, n, _, cn := shape(); n != cn {
+				pc = pc.column()
+			}
+		case ai:
+			pa = pa.column()
+		case bi:
+			pb = pb.column()
+		case ci:
+			pc = pc.column()
+		}
 	}
+	m, k, kb, n, _, _ := shape()
 	switch {
 	case k != kb:
 		return pa, pb, pc, errorf(op, b.name, "op(B) is %d × %d: its %d rows do not match op(A)'s %d columns", kb, n, kb, k)
@@ -81,14 +140,29 @@ func matmulShape[T scalapack.Elem](op string, ta, tb byte, a *Array[T], alo, ahi
 	return pa, pb, pc, nil
 }
 
-// matrixPatch checks that [lo, hi] is a 2-D patch of x and returns it as one.
+// matrixPatch checks that [lo, hi] is a 2-D patch of x and returns it as
+// one, a patch along one inner dimension as a column.
 func matrixPatch[T Elem](op string, x *Array[T], lo, hi []int) (patch2[T], error) {
+	p, inner, err := gaPatch(op, x, lo, hi)
+	if inner {
+		p = p.column()
+	}
+	return p, err
+}
+
+// gaPatch checks that [lo, hi] is a 2-D patch of x and returns it as one,
+// as GA's gai_setup_2d_patch reads it: rows and columns along the
+// dimensions of more than one element, in C order; along one dimension, a
+// column for x's first dimension and a row otherwise, inner reporting a row
+// along neither the first nor the last, which may be a column instead; a
+// single element as one in x's last two dimensions.
+func gaPatch[T Elem](op string, x *Array[T], lo, hi []int) (p patch2[T], inner bool, err error) {
 	nd := len(x.dims)
 	if nd < 2 {
-		return patch2[T]{}, errorf(op, x.name, "dims %v: a matrix needs an array of at least 2 dimensions", x.dims)
+		return p, false, errorf(op, x.name, "dims %v: a matrix needs an array of at least 2 dimensions", x.dims)
 	}
 	if err := x.checkPatch(op, lo, hi); err != nil {
-		return patch2[T]{}, err
+		return p, false, err
 	}
 	var wide []int
 	for d := range nd {
@@ -96,21 +170,30 @@ func matrixPatch[T Elem](op string, x *Array[T], lo, hi []int) (patch2[T], error
 			wide = append(wide, d)
 		}
 	}
-	p := patch2[T]{x: x, lo: lo}
+	p = patch2[T]{x: x, lo: lo}
 	switch len(wide) {
 	case 0:
 		p.rd, p.cd = nd-2, nd-1
 	case 1:
-		if p.cd = wide[0]; p.cd == nd-1 {
-			p.rd = p.cd - 1
+		if w := wide[0]; w == 0 {
+			p.rd, p.cd = 0, 1
 		} else {
-			p.rd, p.cd = wide[0], nd-1
+			p.rd, p.cd = w-1, w
+			inner = w < nd-1
 		}
 	case 2:
 		p.rd, p.cd = wide[0], wide[1]
 	default:
-		return patch2[T]{}, errorf(op, x.name, "patch lo %v hi %v spans %d dimensions; a matrix spans at most 2", lo, hi, len(wide))
+		return p, false, errorf(op, x.name, "patch lo %v hi %v spans %d dimensions; a matrix spans at most 2", lo, hi, len(wide))
 	}
 	p.rows, p.cols = hi[p.rd]-lo[p.rd]+1, hi[p.cd]-lo[p.cd]+1
-	return p, nil
+	return p, inner, nil
+}
+
+// column turns a row along an inner dimension into a column: its rows then
+// run along that dimension, and its one column along the next.
+func (p patch2[T]) column() patch2[T] {
+	p.rd, p.cd = p.cd, p.cd+1
+	p.rows, p.cols = p.cols, 1
+	return p
 }

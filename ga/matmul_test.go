@@ -211,3 +211,106 @@ func testMatmulMisuse(t *testing.T) {
 	}
 	c.check(t, "C after refused MatmulPatch calls")
 }
+
+// TestMatmulPatchVectors checks how MatmulPatch reads patches along one
+// dimension of 4-D arrays, as GA C 5.8's NGA_Matmul_patch does with the
+// same bounds (each case's verdict is GA's): the 4 × 1 by 1 × 3 product of
+// global/testing/mulmatpatchc.c, which GA computes (6 in all 12 elements
+// with A all 2 and B all 3), and each rule by which a row along an inner
+// dimension becomes a column, in every type GA multiplies, with transposed
+// operands too; GA's refusals are errors on every process, C unchanged.
+func TestMatmulPatchVectors(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		t.Run("float32", testMatmulVectors[float32])
+		t.Run("float64", testMatmulVectors[float64])
+		t.Run("complex64", testMatmulVectors[complex64])
+		t.Run("complex128", testMatmulVectors[complex128])
+	})
+}
+
+func testMatmulVectors[T scalapack.Elem](t *testing.T) {
+	dims := []int{10, 10, 10, 10}
+	one, zero := mk[T](1, 0), mk[T](0, 0)
+	{
+		a, err := ga.Create[T]("A", dims, nil)
+		must(t, err)
+		defer destroy(t, a)
+		b, err := ga.Create[T]("B", dims, nil)
+		must(t, err)
+		defer destroy(t, b)
+		c, err := ga.Create[T]("C", dims, nil)
+		must(t, err)
+		defer destroy(t, c)
+		must(t, a.Fill(mk[T](2, 0)))
+		must(t, b.Fill(mk[T](3, 0)))
+		must(t, c.Zero())
+		clo, chi := []int{0, 0, 0, 0}, []int{0, 3, 2, 0}
+		must(t, ga.MatmulPatch('n', 'n', one, a, []int{0, 0, 0, 0}, []int{3, 0, 0, 0}, b, []int{0, 0, 0, 0}, []int{0, 2, 0, 0}, zero, c, clo, chi))
+		want := make([]T, total(dims))
+		for _, p := range order(dims, clo, chi, false) {
+			want[p] = mk[T](6, 0)
+		}
+		sameElems(t, "mulmatpatchc's 4 × 1 by 1 × 3 product", getAll(t, c), want)
+	}
+
+	rng := rand.New(rand.NewPCG(46, uint64(len(typeName[T]()))))
+	a := newLayout[T](t, "regular", dims, rng)
+	defer destroy(t, a.a)
+	b := newLayout[T](t, "cyclic", dims, rng)
+	defer destroy(t, b.a)
+	c := newLayout[T](t, "grid", dims, rng)
+	defer destroy(t, c.a)
+	alpha, beta := mk[T](2, 1), mk[T](-1, 2)
+	type shaped struct {
+		lo, hi     []int
+		rows, cols int // as the patch lies, before op
+	}
+	for _, x := range []struct {
+		what    string
+		ta, tb  byte
+		a, b, c shaped
+		k       int
+		refused string // the array GA's refusal names, or ""
+	}{
+		{"mulmatpatchc's case: B a row", 'n', 'n',
+			shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 4, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 2, 0, 0}, 1, 3}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
+		{"op(A) a column from a row along the last dimension", 't', 'n',
+			shaped{[]int{1, 2, 3, 0}, []int{1, 2, 3, 3}, 1, 4}, shaped{[]int{0, 0, 0, 0}, []int{0, 2, 0, 0}, 1, 3}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
+		{"transposed B a column", 'n', 't',
+			shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 4, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 2, 0, 0}, 3, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
+		{"both transposed", 't', 't',
+			shaped{[]int{1, 2, 3, 0}, []int{1, 2, 3, 3}, 1, 4}, shaped{[]int{5, 4, 3, 2}, []int{5, 6, 3, 2}, 3, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
+		{"A and B inner: A a column, B a row", 'n', 'n',
+			shaped{[]int{1, 0, 2, 3}, []int{1, 3, 2, 3}, 4, 1}, shaped{[]int{2, 1, 0, 4}, []int{2, 1, 2, 4}, 1, 3}, shaped{[]int{0, 1, 2, 0}, []int{3, 1, 2, 2}, 4, 3}, 1, ""},
+		{"A and B inner, A transposed: both rows", 't', 'n',
+			shaped{[]int{1, 0, 2, 3}, []int{1, 3, 2, 3}, 1, 4}, shaped{[]int{2, 1, 0, 4}, []int{2, 1, 2, 4}, 1, 3}, shaped{[]int{0, 1, 2, 0}, []int{3, 1, 2, 2}, 4, 3}, 1, ""},
+		{"B and C inner: both columns", 'n', 'n',
+			shaped{[]int{0, 5, 1, 0}, []int{3, 5, 1, 1}, 4, 2}, shaped{[]int{1, 2, 3, 1}, []int{1, 3, 3, 1}, 2, 1}, shaped{[]int{4, 4, 0, 9}, []int{4, 4, 3, 9}, 4, 1}, 2, ""},
+		{"B and C inner, B transposed: B a row, C a column", 'n', 't',
+			shaped{[]int{0, 5, 1, 0}, []int{3, 5, 1, 1}, 4, 2}, shaped{[]int{1, 2, 3, 1}, []int{1, 3, 3, 1}, 1, 2}, shaped{[]int{4, 4, 0, 9}, []int{4, 4, 3, 9}, 4, 1}, 2, ""},
+		{"A and C inner, agreeing as rows", 'n', 'n',
+			shaped{[]int{2, 0, 7, 2}, []int{2, 1, 7, 2}, 1, 2}, shaped{[]int{0, 3, 0, 0}, []int{1, 3, 0, 2}, 2, 3}, shaped{[]int{5, 5, 0, 5}, []int{5, 5, 2, 5}, 1, 3}, 2, ""},
+		{"A and C inner: both columns", 'n', 'n',
+			shaped{[]int{1, 2, 0, 1}, []int{1, 2, 3, 1}, 4, 1}, shaped{[]int{3, 3, 3, 3}, []int{3, 3, 3, 3}, 1, 1}, shaped{[]int{0, 6, 6, 0}, []int{0, 9, 6, 0}, 4, 1}, 1, ""},
+		{"C inner: a column", 'n', 'n',
+			shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 4, 1}, shaped{[]int{9, 9, 9, 9}, []int{9, 9, 9, 9}, 1, 1}, shaped{[]int{2, 0, 3, 1}, []int{2, 0, 6, 1}, 4, 1}, 1, ""},
+		{"A, B and C inner (GA: a and b and c ambiguous)", 'n', 'n',
+			shaped{[]int{0, 1, 0, 0}, []int{0, 3, 0, 0}, 0, 0}, shaped{[]int{0, 0, 1, 0}, []int{0, 0, 3, 0}, 0, 0}, shaped{[]int{1, 0, 1, 0}, []int{1, 0, 4, 0}, 0, 0}, 0, "grid"},
+		{"B inner, neither shape fitting (GA: a & b dims error)", 'n', 'n',
+			shaped{[]int{0, 0, 0, 0}, []int{3, 1, 0, 0}, 0, 0}, shaped{[]int{0, 0, 1, 0}, []int{0, 0, 3, 0}, 0, 0}, shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 0, 0}, 0, "cyclic"},
+	} {
+		what := x.what + " (" + string([]byte{x.ta, x.tb}) + ")"
+		err := ga.MatmulPatch(x.ta, x.tb, alpha, a.a, x.a.lo, x.a.hi, b.a, x.b.lo, x.b.hi, beta, c.a, x.c.lo, x.c.hi)
+		if x.refused != "" {
+			wantErr(t, "MatmulPatch with "+what, err, "MatmulPatch", x.refused, nil)
+		} else {
+			must(t, err)
+			product(x.ta, x.tb, alpha, matOf(a, x.a.lo, x.a.hi, x.a.rows, x.a.cols), matOf(b, x.b.lo, x.b.hi, x.b.rows, x.b.cols), beta, matOf(c, x.c.lo, x.c.hi, x.c.rows, x.c.cols), x.k)
+		}
+		c.check(t, "MatmulPatch with "+what)
+	}
+	a.check(t, "MatmulPatch's A")
+	b.check(t, "MatmulPatch's B")
+}
