@@ -148,7 +148,8 @@
 // sleeping between polls a growing share of its idle time, up to 5 ms
 // (parked in Go's scheduler from 200 µs on), so that an idle server does
 // not take a core from the computation beside it. Where every process's
-// host name resolves from every other (a process's own always does), each
+// host name resolves from every other (a process's own always does) to one
+// address that is its host's (see Security of the network paths below), each
 // also keeps a UDP socket, its doorbell (doorbell.go): a request sent after
 // a pause rings the target's, and its server, parked on it, wakes at once,
 // so its sleeps go up to 50 ms (Runtime.Doorbells; GOGA_ARMCI_DOORBELL=0
