@@ -39,9 +39,9 @@ func memcpy(dst, src []byte) {
 // stores: where source and destination together fill the last-level cache,
 // the destination would not stay there anyway, and ordinary stores read
 // each of its lines in before writing it. glibc's memcpy streams only from
-// three quarters of the cache it believes in (240 MiB on this VM, for a
-// cache of 32). In one process on the AMD EPYC VM of 2026-11-27: 8 MiB in
-// 311-312 µs by memcpy and 299-344 streaming; 16 MiB 959-1130 and 656-696;
+// three quarters of the cache it believes in (240 MiB on a 2-core AMD EPYC
+// VM, for a cache of 32). In one process there: 8 MiB in 311-312 µs by
+// memcpy and 299-344 streaming; 16 MiB 959-1130 and 656-696;
 // 32 MiB 2631-3825 and 1617-2503; 64 MiB 6118-6176 and 3723-3730. 0: never
 // (no cache size, or a CPU without the kernel).
 var streamCopyFrom = sync.OnceValue(func() int {
@@ -59,12 +59,12 @@ const bigAcc = 1024
 // asmAcc is the length from which float32 and float64 accumulates run in
 // assembly: the AVX2 kernels of acc_amd64.s where the CPU has AVX2, else
 // gonum's (its BLAS's axpy: SSE2 on amd64) below bigAcc. Neither needs a
-// cgo crossing. In one process on the AMD EPYC VM of 2026-11-27 gonum's
-// took 13 ns for 64 float64 against 36 in Go's loop, and below 16
-// elements Go's loop wins. The C kernel's AVX2 loop had beaten gonum's from
-// bigAcc on (armcibench's accumulate of 4 KiB between two processes 105 ns
-// against 136), and the same loop in Go's assembler beat the C kernel by
-// its crossing: 4 KiB in one process in 2026-11-28's session, 81 ns through C.
+// cgo crossing. In one process on the AMD EPYC VM gonum's took 13 ns for 64
+// float64 against 36 in Go's loop, and below 16 elements Go's loop wins.
+// From bigAcc on, the C kernel's AVX2 loop beats gonum's (armcibench's
+// accumulate of 4 KiB between two processes 105 ns against 136), and the
+// same loop in Go's assembler beats the C kernel by its crossing: 4 KiB in
+// one process 57 ns against 81 through C.
 const asmAcc = 16
 
 var blasAcc gonum.Implementation

@@ -77,8 +77,8 @@
 // into whatever MPI or the Go runtime would map at those addresses next.
 // A segment in one node's shared memory with the part sizes of a window
 // retired at least 32 Frees before on its communicator revives that window
-// instead of allocating one (a Create and Destroy of a 100 × 100 array
-// went from 206 to 89 µs on 2 ranks, against GA C's 116).
+// instead of allocating one: a Create and Destroy of a 100 × 100 array
+// takes 89 µs on 2 ranks instead of 206, against GA C's 116.
 //
 // # How data moves
 //
@@ -147,46 +147,66 @@
 // server polls MPI: without pause for 200 µs after its last request, then
 // sleeping between polls a growing share of its idle time, up to 5 ms
 // (parked in Go's scheduler from 200 µs on), so that an idle server does
-// not take a core from the computation beside it. Where every process's
-// host name resolves from every other (a process's own always does) to one
-// address that is its host's (see Security of the network paths below), each
-// also keeps a UDP socket, its doorbell (doorbell.go): a request sent after
-// a pause rings the target's, and its server, parked on it, wakes at once,
-// so its sleeps go up to 50 ms (Runtime.Doorbells; GOGA_ARMCI_DOORBELL=0
-// on any process turns them off for all). Across the two simulated nodes,
-// the first 8-byte get from a process that had sat in a barrier for 1-300
-// ms took 110-430 µs instead of 200-4600, and an idle process used 0.65% of
-// a core instead of 2.9-3.3%. The thread parked on the doorbell asks for
+// not take a core from the computation beside it. Its idle time counts from
+// the end of a request's handling: counted from its arrival, a put or get
+// of 8 MiB (2 ms) left the server as if idle for 2 ms when it ended, and it
+// slept before looking for the next request, which waited (put and get to
+// a sleeping program ran at half the two-sided rate).
+//
+// Where every process's host name resolves from every other (a process's
+// own always does) to one address that is its host's (see Security of the
+// network paths below), each also keeps a UDP socket, its doorbell
+// (doorbell.go): a request sent after a pause rings the target's, and its
+// server, parked on it, wakes at once, so its sleeps go up to 50 ms
+// (Runtime.Doorbells; GOGA_ARMCI_DOORBELL=0 on any process turns them off
+// for all). A woken server takes every ring waiting (doorbell.go's drain):
+// a ring left behind would wake it again later, for a spell of polling
+// without a yield beside the program (after a burst of transfers, each of
+// whose requests rings, every 1.75 ms; armcibench's barrier took 14.9 µs
+// against 10.3). Across the two simulated nodes, with doorbells the first
+// 8-byte get from a process that had sat in a barrier for 1-300 ms takes
+// 110-430 µs, against 200-4600 without, and an idle process uses 0.65% of
+// a core, against 2.9-3.3%. The thread parked on the doorbell asks for
 // short time slices meanwhile, so that it takes the core from a computing
-// thread as it wakes (Linux 6.12 and later): a get from a process computing
-// outside MPI took 177-774 µs instead of 1.9-4.2 ms (GA C's, which waits
-// for the target to enter MPI, about 15 ms), and 170-177 µs in 3 runs once
-// a rung server polls without yielding until it finds the request (medians
-// of 15; single first gets in other loops still took 4-5 ms now and then,
-// and why is not found). After a request the server
-// polls on without yielding for 60 µs, unless MPI itself yields when idle
-// (Open MPI's mpi_yield_when_idle, which it sets where it oversubscribes
-// the cores) or a thread of this process waits for answers and serves
-// meanwhile: a yield beside a thread that computes, or that spins in a
-// blocking MPI call, lost the core until the scheduler's next tick (4 ms
-// here). Requests that followed one another to a computing process were
-// served that far apart; they now are a round trip apart, where MPI does
-// not yield (with mpi_yield_when_idle, each empty poll yields inside MPI,
-// and they still are 4 ms apart). While the server or the progress
-// goroutine runs, GOMAXPROCS is at least 2, even in a process bound to
-// one core (procs.go): with one P, the program's goroutine inside a
-// blocking MPI call would keep the server from running. Where MPI does not
-// yield, the agreements across nodes (Barrier, BarrierMax, ga.Sync) do not
-// block inside MPI at all: their records go point to point, and the
-// waiting thread serves requests between its tests (exchange.go), so that
-// no thread spins in MPI beside the server. They travel over links, TCP
-// connections made at start between the processes that exchange, which
-// the waiting thread reads without blocking (link.go): across the two
-// simulated nodes, a barrier took 7.3 µs against 11.0 over MPI messages
-// and MPI_Barrier's 10.6 (medians of 9 chunks of 1000, one run, the
-// machine's slow state), and an MPI_Barrier from C 10.3; in armcibench
-// against ARMCI-MPI's barrier, 8.0 µs against 10.4-10.5, and gabench's
-// Gop of one float64 7.7-8.5 µs against GA C's 10.5-10.8.
+// thread as it wakes (Linux 6.12 and later), and a rung server polls
+// without yielding until it finds the request: a get from a process
+// computing outside MPI takes 170-177 µs (medians of 15; 1.9-4.2 ms
+// without the short slices; GA C's, which waits for the target to enter
+// MPI, about 15 ms). Single first gets in other loops still take 4-5 ms
+// now and then, and why is not known.
+//
+// After a request the server polls on without yielding for 60 µs, unless
+// MPI itself yields when idle (Open MPI's mpi_yield_when_idle, which it
+// sets where it oversubscribes the cores) or a thread of this process
+// waits for answers and serves meanwhile: a yield beside a thread that
+// computes, or that spins in a blocking MPI call, loses the core until the
+// scheduler's next tick (4 ms on the machine measured), and requests that
+// follow one another to a computing process would be served that far
+// apart instead of a round trip apart (with mpi_yield_when_idle, each
+// empty poll yields inside MPI, and they are 4 ms apart). For the same
+// reason, where MPI does not yield, the server's own transfers
+// (amServer.await) nap between polls instead of yielding: yielding, a put,
+// get or accumulate of 256 KiB across the nodes took one tick, 3.4 ms,
+// against 320-403 µs napping. While the server or the progress goroutine
+// runs, GOMAXPROCS is at least 2, even in a process bound to one core
+// (procs.go): with one P, the program's goroutine inside a blocking MPI
+// call would keep the server from running until Go's monitor took the P
+// back (update_ghosts across the nodes took 477-1494 µs so, 94 µs with two
+// Ps, GA C's 132).
+//
+// Where MPI does not yield, the agreements across nodes (Barrier,
+// BarrierMax, ga.Sync) do not block inside MPI at all: their records go
+// point to point, and the waiting thread serves requests between its tests
+// (exchange.go), so that no thread spins in MPI beside the server. An
+// exchange round is one crossing into C, and sends only the record's words
+// that carry something (none for a plain barrier). The records travel over
+// links, TCP connections made at start between the processes that
+// exchange, which the waiting thread reads without blocking (link.go):
+// across the two simulated nodes, a barrier took 7.3 µs against 11.0 over
+// MPI messages and MPI_Barrier's 10.6 (medians of 9 chunks of 1000, one
+// run), and an MPI_Barrier from C 10.3; in armcibench against ARMCI-MPI's
+// barrier, 8.0 µs against 10.4-10.5, and gabench's Gop of one float64
+// 7.7-8.5 µs against GA C's 10.5-10.8.
 //
 // # Security of the network paths
 //
@@ -248,38 +268,50 @@
 // # Performance
 //
 // BENCHMARKS.md, at the root of the repository, compares this package with
-// ARMCI-MPI, and `make bench-armci` measures again and rewrites its table.
+// ARMCI-MPI on one node and across two simulated nodes, says how each
+// table is measured and what limits it, and keeps what was tried; `make
+// bench-armci` measures one node again and rewrites its table.
+//
+// On one node every contiguous and 2-D put, get and accumulate runs at
+// 1.01x of ARMCI-MPI or more: a mapped part is a memory copy with no MPI
+// call, and small operations no cgo crossing. Accumulates of float32 and
+// float64 run AVX2 loops in Go's assembler (acc_amd64.s): the C kernel's
+// loop cost a cgo crossing, a third of a 4 KiB accumulate (57 ns against
+// 81 in one process). Copies from 64 KiB on are glibc's memcpy, as
+// ARMCI-MPI's are, so those rows sit near 1.0x: in one process an AVX2
+// copy loop and rep movsq moved 256 KiB no faster (4.6-4.8 µs all), and
+// Go's copy lost from 1 MiB on (2 MiB in 75-86 µs against 42-45). From
+// half the last-level cache on, copies stream (copy.go).
 //
 // Linux enters a page of a peer's part into this process's page tables at
 // the first touch: 64 KiB at a time for a read, one 4 KiB page for a write.
 // A write of 64 KiB or more into a peer's part therefore reads a word of
 // each 64 KiB window of it that this process has not read before
 // (pages.go), and MapIn does so for a whole part: a first 8 MiB put into a
-// fresh part takes 0.7-1.1 ms here instead of 3.6-4.4.
+// fresh part takes 0.7-1.1 ms instead of 3.6-4.4.
 //
-// On one node (2 ranks; make bench-armci of 2026-11-28, 2b82c8c) every
-// contiguous and 2-D put, get and accumulate is at 1.01x of ARMCI-MPI or
-// more. Accumulates of float32 and float64 run AVX2 loops in Go's
-// assembler (acc_amd64.s): the C kernel's loop had cost a cgo crossing, a
-// third of a 4 KiB accumulate (57 ns against 81 in one process). Copies
-// from 64 KiB on are glibc's memcpy, as ARMCI-MPI's are, so those rows
-// sit near 1.0x: in one process an AVX2 copy loop and rep movsq moved 256
-// KiB no faster (4.6-4.8 µs all), and Go's copy lost from 1 MiB on (2 MiB
-// in 75-86 µs against 42-45).
+// Every part starts on a page (partIn): Open MPI's TCP receives of 8 MiB
+// into memory 80 bytes into a page (where a part would start after the
+// lock's cache line and the allocator's 16-byte header) ran at 3.4-3.8
+// GB/s, where page-aligned memory, of the window or of the Go heap, took
+// 4.6-5.7 in the same runs; 0x10, 0x60, 0x70 and 0x80 bytes past a page
+// were fast too. Page-aligned parts and the server's idle time counted
+// from the end of each request took put and get of 8 MiB across the nodes
+// from 0.6-0.8 to 0.9-1.1 of two-sided MPI's rate.
 //
 // Across nodes, `make bench-2node` runs cmd/armcibench and cmd/gabench on
 // two nodes simulated on one machine (1 + 1 ranks, loopback TCP between
-// them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp; since 2026-11-26
-// each rank bound to a core of its own, as on real nodes: BENCHMARKS.md
-// says what binding changed),
-// alternating with ARMCI-MPI's and GA C's benchmarks under the same flags,
-// and prints what two-sided MPI does between the same two ranks. Medians of
-// 3 runs on 2026-11-28 (twenty-sixth session, build 457a531), each rank
-// bound to a core of its own and MPI not yielding when idle (Open MPI's
-// default where ranks do not outnumber cores), active messages, the
-// agreements over links (link.go), on a 2-core AMD EPYC virtual machine in
-// its slow state (round trip 16.5 µs, two-sided 3281 and 2983 MB/s at 2
-// and 8 MiB):
+// them, Open MPI 4.1.4 with osc sm,ucx and UCX_TLS=tcp, each rank bound to
+// a core of its own as on real nodes, MPI not yielding when idle as Open
+// MPI's default is where ranks do not outnumber cores), alternating with
+// ARMCI-MPI's and GA C's benchmarks under the same flags, and prints what
+// two-sided MPI does between the same two ranks: the limits below. Medians
+// of 3 runs with active messages and the agreements over links, on a
+// 2-core AMD EPYC virtual machine (round trip 16.5 µs, two-sided 3281 and
+// 2983 MB/s at 2 and 8 MiB). On these simulated nodes the round trip, the
+// two-sided rate, the large transfers and the barrier move by a quarter
+// from run to run, for goga and the C libraries alike, so each figure is
+// compared with the limit of its own run:
 //
 //	                               goga     ARMCI-MPI   limit (same run)       target
 //	put 8 B                        2.57 µs  39.8 µs     round trip 16.5 µs     within 2x: met
@@ -295,187 +327,95 @@
 //	put/get/acc 2-D, 128 B-8 MiB  7.3-152x faster than ARMCI-MPI
 //	barrier                        7.87 µs  10.56 µs                           met: 1.34x
 //
-// Through ga in the same run (gabench against GA C, which did not finish
-// in 150 s): every put, get and acc 1.25x or more, read_inc 3.63x, sync
-// 1.09x, LuSolve 21-22x, dgemm 2.7-8.9x, update_ghosts 1.20x, add 2.27x,
-// ddot 1.85x, elem_multiply 2.26x; extras: dgop 1.37x, create_destroy
-// 1.61x, lock_unlock 2.84x; below 1.0: get_after_wait 0.83x (level in
-// runs alternated by hand after: 63-78 µs against GA C's 74-102), and
-// brdcst 0.75x (7.87 µs against 5.89: GA C's broadcast returns once sent,
-// ours hears first whether any process refused, an exchange that costs a
-// barrier, 6.3 µs even from C over the same links). The demo on 2 + 2
-// ranks: 0.280 s regular, 0.293 s block-cyclic (target 1.5x: met).
+// Through ga in the same runs (gabench against GA C, which did not finish
+// in 150 s: what it did not print counts as beaten): every put, get and
+// acc 1.25x or more, read_inc 3.63x, sync 1.09x, LuSolve 21-22x, dgemm
+// 2.7-8.9x, update_ghosts 1.20x, add 2.27x, ddot 1.85x, elem_multiply
+// 2.26x; extras: dgop 1.37x, create_destroy 1.61x, lock_unlock 2.84x;
+// below 1.0: get_after_wait 0.83x (level in runs alternated by hand: 63-78
+// µs against GA C's 74-102), and brdcst 0.75x (7.87 µs against 5.89: GA
+// C's broadcast returns once sent, ours hears first whether any process
+// refused, an exchange that costs a barrier, 6.3 µs even from C over the
+// same links). cmd/demo on 2 + 2 ranks: 0.280 s regular, 0.293 s
+// block-cyclic.
 //
-// The run of 627050e before (twenty-second session, the machine's fast
-// state, round trip 11.7 µs), agreements as MPI messages: barrier 0.65x
-// (12.7 µs against 8.29), sync 0.82x, dgop 0.84x, brdcst 0.49x; put and
-// get of 2 and 8 MiB 0.85-1.22x of two-sided.
+// Over MPI RMA instead of active messages (osc ucx over TCP on the same
+// simulated nodes), an 8-byte put took 104 µs, a get 183 µs, an accumulate
+// 505 µs and a fetch-and-add 113 µs: RMA there needs the target's help,
+// which only the 200 µs progress goroutine gives.
 //
-// The run of 36b5369 before (round trip 20.8 µs) had the barrier at 0.58x
-// (18.1 µs against 10.4), sync 0.56x, and put and get of 2 MiB and get of
-// 8 MiB at 0.61-0.67x of two-sided. Most of the barrier's loss there was
-// stale doorbell rings, fixed since (doorbell.go's drain): after the large
-// transfers, each of whose requests rings, the server woke every 1.75 ms
-// to a ring left behind and polled without a yield beside the program;
-// armcibench's barrier took 14.9 µs before the fix against 10.3 after in
-// alternating runs. What was left was the exchange's crossings: an
-// exchange round is now one crossing into C, and sends only the record's
-// words that carry something (exchange.go). Alternated against the build
-// of that table, armcibench's barrier took 9.05 µs against 12.8, gabench's
-// sync 9.50 against 10.5, dgop 9.05 against 9.87, brdcst 9.14 against
-// 10.3, update_ghosts 72 against 98. The next make bench-2node (6a9c904)
-// ran in the machine's slow state (round trip 15.9 µs): barrier 0.83x
-// (12.3 against 10.2), sync 0.90x, dgop 0.83x, brdcst 0.51x, put 2 MiB
-// 0.59x of two-sided, every other figure as in the table
-// (BENCHMARKS.md). So did the one of 89268c1 (round trip 15.7 µs):
-// barrier 0.91x (11.4 against 10.4), sync 1.07x, dgop 0.93x, brdcst 0.50x,
-// get_after_wait 1.10x, put 2 MiB 0.63x and 8 MiB 0.92x of two-sided, gets
-// 1.9-2.0x of it.
-//
-// The large transfers and the barrier met their targets in the runs before
-// with MPI yielding (the sixteenth session's, round trip 17.0 µs: put and
-// get of 8 MiB 1.06x and 1.12x of two-sided, of 2 MiB 0.88x; get 8 B 1.07
-// round trips; barrier 1.10x of ARMCI-MPI's). Without it, the server's own
-// transfers nap between polls beside the program's thread (amServer.await),
-// and the barrier is an exchange of records served while waiting
-// (exchange.go); BENCHMARKS.md has the runs between.
-//
-// The fifteenth session's run (the same day, the machine slower:
-// round trip 17.1 µs, two-sided 1801 and 2178 MB/s): put and get of 8 MiB
-// 1.33x and 1.10x of two-sided, of 2 MiB 1.76x and 1.11x; get 8 B 1.32
-// round trips; every transfer 1.7-184x ARMCI-MPI; barrier 0.94x (11.97 µs
-// against 11.28).
-//
-// Two changes of the fifteenth session moved the large transfers; the runs
-// before
-// them had put and get of 2 and 8 MiB at 0.76-1.08x of two-sided:
-//   - Every part starts on a page (partIn). A process's own part, reached
-//     by active messages, started 80 bytes into a page (the lock's cache
-//     line after the allocator's 16-byte header), and Open MPI's TCP
-//     receives of 8 MiB into it ran at 3.4-3.8 GB/s where page-aligned
-//     memory, of the window or of the Go heap, took 4.6-5.7 in the same
-//     runs; 0x10, 0x60, 0x70 and 0x80 bytes past a page were fast too.
-//   - The server's idle time counts from the end of a request's handling.
-//     Counted from its arrival, a put or get of 8 MiB (2 ms) left the
-//     server idle for 2 ms when it ended, so it slept 250 µs before looking
-//     for the next request, which waited. With the target's program asleep
-//     rather than in a barrier, put and get ran at half the two-sided rate.
-//   - In one program alternating rounds of each, put and get of 8 MiB went
-//     from 0.6-0.8 to 0.9-1.1 of two-sided; armcibench, the old build
-//     against the new one in 5 alternating runs: put, get and acc of 8 MiB
-//     1.47x, 1.26x and 1.46x, 2-D 8 MiB 1.41-1.48x.
-//
-// Runs of the day before these changes (fourteenth session, same machine):
-// put and get 8 MiB at 0.80x of two-sided, 2 MiB at 1.08x and 1.06x, get 8
-// B 1.19 round trips, barrier 0.94x; in a faster state (round trip 13.7
-// µs) 0.78x, 0.86x, 0.76x and 0.84x, barrier 0.91x (9.72 against 8.86
-// µs). In loops of 2000 barriers alternating between the programs, bound as
-// above, C's MPI_Barrier took 8.7-9.7 or 10.7-11.4 µs by run (the
-// machine's state, for both programs alike), Go's 0.3-0.5 µs more in the
-// same state (the cgo crossing and the runtime's threads on the one core;
-// MPI_THREAD_MULTIPLE alone cost C nothing measurable), and armci's
-// Barrier after a burst of fetch-and-adds 0.3 µs more again (the server's
-// polls as it backs off).
-//
-// A rank bound to one core gets GOMAXPROCS 1 from Go. Before the runtime
-// raised it to 2 beside a background goroutine (procs.go), the program's
-// goroutine in a blocking MPI call kept the server from its only P until
-// sysmon took it back: update_ghosts across the nodes took 477-1494 µs in
-// the three bound runs (GA C 132-133); it takes 94 µs now (1.42x GA C's).
-//
-// The fourth session's run (2026-11-25, unbound, a 2-core Xeon VM): put
-// 8 B 3.10 µs, get 19.0 (2.02 round trips of 9.41), acc 3.12, put 8 MiB
-// 1.02x, get 8 MiB 0.77x, put 2 MiB 0.92x, get 2 MiB 0.85x of two-sided,
-// barrier 7.02 µs against 5.51 (0.79x). On these simulated nodes the large
-// transfers and the barrier move by a quarter between runs. Before active
-// messages, over MPI RMA (osc ucx), an 8-byte put took 104 µs, a get 183
-// µs, an accumulate 505 µs and a fetch-and-add 113 µs.
-//
-// Through ga on the same nodes (gabench against GA C, which did not finish
-// in 150 s in any run: what it did not print counts as beaten), in the run
-// of the table: every transfer faster (1.45-183x), read_inc 4.0x, LuSolve
-// 29x, dgemm 2.9-9.5x, transpose 9.3x, symmetrize 9.2x, norm1 16x, ddot
-// 2.50x, add 1.75x, elem_multiply 1.57x (1001 µs against 1568),
-// select_elem 1.45x, update_ghosts 1.13x (116 µs against 132). Trailing:
-// sync 0.90x (12.19 µs against 11.00). cmd/demo on 2 + 2 ranks takes 0.319
-// s with its regular layout against 0.227 s block-cyclic (1.41x; target
-// 1.5x; 8-13 s before active messages; 1.07-1.22x in the runs before).
-//
-// Add and ElemMultiply write their output with non-temporal stores since
-// this session (ga's ckernels.go). The element-wise multiply had trailed
-// across the nodes at 0.73-0.93x: GA C's took 1648-1654 µs in every run
-// there, less than its own add (2929) and than any multiply goga made.
-// Measured in one program that times, per round, GA_Add, GA_Elem_multiply
-// and plain loops over the same accessed blocks, GA C's rounds after the
-// first took 1450-1850 µs for all of them in one run and 2100-3300 in five
-// others, level with goga's before the change (2300-3000): the machine's
-// state, not GA C. gabench.c times its add first, on a result array not
-// yet written, and its first round there took 4100-6100 µs: that is why
-// its add was slower than its multiply. In the same program goga's Add and
-// ElemMultiply went from about 2350 to 1700 µs with the streaming stores,
-// and in 4 alternating runs of each build 2190-3170 against 1610-2260.
-//
-// GA's mutexes across the nodes (make bench-2node: gabench -extra against
-// scripts/gaextrabench.c over GA C; 3 alternating runs on 2026-11-27,
-// seventeenth session): ga.Lock and ga.Unlock of a mutex on the other node
-// 34.2 µs against 96.9 (2.83x), a counter updated under it by both ranks
-// (lock, get, put, unlock) 100 µs an update against 380 (3.80x); with
-// Release, whose fence skips the host (ga.Unlock's), 67.7 against 352.8
-// (5.21x) in the next 3 runs, lock and unlock 36.5 against 98.2. They had
-// stayed in an RMA window on every path, and took 1015-1294 and 3480-4240
-// µs there (0.09x and 0.10x GA C's): each lock and unlock was an exclusive
-// epoch of osc ucx over TCP, served by the host's 200 µs progress
-// goroutine. On 2 + 2 ranks: 49-55 µs against 146-150, and 333-411 against
-// 1170-1210. With the mutexes served by active messages, that goroutine no
-// longer runs where the other nodes are reached that way: an idle process
-// with mutexes used 5.1-5.3% of a core (GA C's none), then 2.8-3.0%,
-// the server's own polls, and with doorbells 0.65%. On one node (2 ranks, shared memory, the RMA
+// GA's mutexes across the nodes (gabench -extra against
+// scripts/gaextrabench.c over GA C, 3 alternating runs): ga.Lock and
+// ga.Unlock of a mutex on the other node 34.2 µs against 96.9 (2.83x), a
+// counter updated under it by both ranks (lock, get, put, unlock) 100 µs
+// an update against 380 (3.80x); with Release, whose fence skips the host
+// (ga.Unlock's), 67.7 against 352.8 (5.21x), lock and unlock 36.5 against
+// 98.2. Kept in an RMA window over osc ucx instead, they took 1015-1294
+// and 3480-4240 µs (0.09x and 0.10x GA C's): each lock and unlock an
+// exclusive epoch served by the host's progress goroutine. On 2 + 2 ranks:
+// 49-55 µs against 146-150, and 333-411 against 1170-1210. An idle process
+// with mutexes uses 0.65% of a core with doorbells, 2.8-3.0% with the
+// server's polls alone, and used 5.1-5.3% with the RMA window's progress
+// goroutine (GA C's none). On one node (2 ranks, shared memory, the RMA
 // window of osc sm): 1.92 µs against 7.20, and 4.23 against 8.87.
 //
-// ga.Sync across the nodes: in loops of 2000 in one program, MPI_Barrier,
-// a 3-word MPI_Allreduce, a dissemination of Sendrecvs and ga.Sync took
-// 9.3-10.8, 9.6-10.9, 9.5-9.6 and 9.7-9.9 µs (medians of 7): the agreement
-// costs nothing measurable there. After a burst of 20 000 ReadInc, as in
-// gabench, chunks of 200 syncs took 11.3-12.4 µs a sync for the first and
-// 9.7-10.4 after; after the burst and 50 ms asleep, 12.8-21.7 for the
-// first and 11-14 for the second. C's MPI_Barrier shows no such step after
-// a pause (8.3-9.6 µs), nor does Go's without armci (8.8-11.0); with
-// armci's runtime it does (12.8-16.6 first, 11.1-11.7 second). What the
-// server did then, logged with timestamps: it woke every 5.1-5.2 ms, and
-// each idle poll (MPI_Iprobe) took 12-48 µs, with the program asleep or
-// not (from a C thread: 7.5 µs every 5 ms with the main thread asleep, 21
-// with it in barriers, 1.3 in a tight loop); chunks of 200 barriers in
-// which it polled once took about 0.4 µs a barrier longer; but the slow
-// chunks after a pause held no poll at all. A server that did not poll
-// while this process was in armci's blocking collective (for 50 µs from
-// its start, sleeping as its idle time said instead) changed nothing: the
-// first chunk after a burst took 11.6-13.9 µs a sync against 11.7-12.4,
-// later ones 9.8-10.5 against 9.5-11.5, the loops 9.92-9.95 against
-// 9.79-9.82. Not kept; what slows the first milliseconds after a burst or a
-// quiet spell is not found.
+// What limits the agreements across nodes: in loops of 2000 barriers
+// alternating between programs, bound, C's MPI_Barrier took 8.7-9.7 or
+// 10.7-11.4 µs by run (the machine's speed moved both programs alike),
+// Go's 0.3-0.5 µs more in the same run (the cgo crossing and the runtime's
+// threads on the one core; MPI_THREAD_MULTIPLE alone cost C nothing
+// measurable), and armci's Barrier after a burst of fetch-and-adds 0.3 µs
+// more again (the server's polls as it backs off). ga.Sync in loops of
+// 2000 in one program, against MPI_Barrier, a 3-word MPI_Allreduce and a
+// dissemination of Sendrecvs: 9.7-9.9 µs against 9.3-10.8, 9.6-10.9 and
+// 9.5-9.6 (medians of 7): the agreement costs nothing measurable there.
+// After a burst of 20 000 ReadInc, as in gabench, chunks of 200 syncs
+// took 11.3-12.4 µs a sync for the first and 9.7-10.4 after; after the
+// burst and 50 ms asleep, 12.8-21.7 for the first and 11-14 for the
+// second. C's MPI_Barrier shows no such step after a pause (8.3-9.6 µs),
+// nor does Go's without armci (8.8-11.0); with armci's runtime it does
+// (12.8-16.6 first, 11.1-11.7 second). Logged with timestamps, the server
+// woke every 5.1-5.2 ms, and each idle poll (MPI_Iprobe) took 12-48 µs,
+// with the program asleep or not (from a C thread: 7.5 µs every 5 ms with
+// the main thread asleep, 21 with it in barriers, 1.3 in a tight loop);
+// chunks of 200 barriers in which it polled once took about 0.4 µs a
+// barrier longer, but the slow chunks after a pause held no poll at all.
+// What slows the first milliseconds after a burst or a quiet spell is not
+// known.
 //
-// Tried, and not kept: a server blocked in MPI_Probe (it took a core for
-// good); a server locked to its thread that reschedules itself (each
-// reschedule a hand-over between threads: the ghost update at 199-350
-// µs); a server that always spins (the ghost update went from 300-360 to
-// 214 µs, the element-wise multiply lost 14%); shorter sleeps when
-// idle (no gain); blocking sends and receives in the server (4 ms stalls,
-// see amServer.send); armci's collectives across nodes as MPI_Ibarrier and
-// MPI_Iallreduce tested while serving requests (ga.Sync 12-13.5 µs against
-// 6.2-6.5 blocking) or as a dissemination exchange of point-to-point
-// messages tested while serving (7.5 µs), all measured with MPI yielding
-// when idle (where MPI does not yield, the exchange is kept: exchange.go); every idle sleep parked in Go's
-// scheduler (the barrier after a burst of requests better in one program,
-// worse in armcibench); the server's hot time at 0, 20 µs and 2 ms, and
-// its sleeps as a quarter or the whole of the idle time (neither removed
-// the unbound barrier's bimodality, and no hot time made it worse); the
-// dissemination barrier again (fifteenth session), with the server
-// sleeping 20 µs at a time while a thread waited and served in its place:
-// 8-byte gets took 40-58 µs instead of 19-26, fetch-and-add half its
-// rate, and without the sleeps the barrier was no faster than
-// MPI_Barrier; with doorbells (nineteenth session), a server polling while
-// its process sits in armci's blocking collective (rung awake as it
-// enters): loops of ga.Sync after a burst of ReadInc took 18-23 µs against
-// 13-18, and a get from a process waiting in ga.Sync 134-171 µs against
-// 180-257, the two threads sharing the process's one core.
+// Tried, and not kept:
+//
+//   - A server blocked in MPI_Probe: it took a core for good.
+//   - A server locked to its thread that reschedules itself: each
+//     reschedule a hand-over between threads (the ghost update at 199-350
+//     µs).
+//   - A server that always spins: the ghost update went from 300-360 to
+//     214 µs, the element-wise multiply lost 14%.
+//   - Shorter sleeps when idle: no gain.
+//   - Blocking sends and receives in the server: 4 ms stalls (see
+//     amServer.send).
+//   - With MPI yielding when idle, armci's collectives across nodes as
+//     MPI_Ibarrier and MPI_Iallreduce tested while serving requests
+//     (ga.Sync 12-13.5 µs against 6.2-6.5 blocking), or as a dissemination
+//     exchange of point-to-point messages tested while serving (7.5 µs).
+//     Where MPI does not yield, the exchange is kept (exchange.go).
+//   - Every idle sleep parked in Go's scheduler: the barrier after a burst
+//     of requests better in one program, worse in armcibench.
+//   - The server's hot time at 0, 20 µs and 2 ms, and its sleeps as a
+//     quarter or the whole of the idle time: neither removed the unbound
+//     barrier's bimodality, and no hot time made it worse.
+//   - A dissemination barrier with the server sleeping 20 µs at a time
+//     while a thread waited and served in its place: 8-byte gets took
+//     40-58 µs instead of 19-26, fetch-and-add ran at half its rate, and
+//     without the sleeps the barrier was no faster than MPI_Barrier.
+//   - With doorbells, a server polling while its process sits in armci's
+//     blocking collective (rung awake as it enters): loops of ga.Sync after
+//     a burst of ReadInc took 18-23 µs against 13-18, and a get from a
+//     process waiting in ga.Sync 134-171 µs against 180-257, the two
+//     threads sharing the process's one core.
+//   - A server that does not poll while this process is in armci's
+//     blocking collective (for 50 µs from its start, sleeping as its idle
+//     time says instead): the first chunk of syncs after a burst took
+//     11.6-13.9 µs a sync against 11.7-12.4, later ones 9.8-10.5 against
+//     9.5-11.5: no change.
 package armci

@@ -37,7 +37,7 @@
 //
 // ELPA is not offered as a backend. Debian 12's libelpa-dev (2022.11.001)
 // installs and links with the same Open MPI (libmpi.so.40) and ScaLAPACK,
-// so it could be; but measured on this machine (2 ranks, n = 1000, a 1 × 2
+// so it could be; but measured on a 2-core VM (2 ranks, n = 1000, a 1 × 2
 // grid, OPENBLAS_NUM_THREADS=1, 3 runs each, C against the libraries
 // directly), its one-stage solver took 0.110-0.121 s on the (2, -1) matrix
 // where PDSYEVD took 0.112-0.145 s, and 0.114-0.121 s on a random symmetric
@@ -53,8 +53,9 @@
 // (read into block-cyclic copies) and on BlockCyclicGrid arrays in
 // ScaLAPACK's layout (solved where they lie), and through scalapack.Syevd
 // directly, the floor. GA C's figure is GA_Diag_std_seq (its GA_Diag_std
-// aborts without PeIGS), from ../shared/anchor/gabench.c. Medians, measured
-// on a shared 2-core machine while it was quiet (2026-11-24):
+// aborts without PeIGS), from ../shared/anchor/gabench.c. Medians on a
+// 2-core VM while it was quiet (BENCHMARKS.md has the current diag_std_s
+// row):
 //
 //	metric               seconds   ratio
 //	diag_std_s (GA C)    0.760
