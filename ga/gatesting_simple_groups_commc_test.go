@@ -82,7 +82,7 @@ func simpleGroupsCommc(t *testing.T, nodes int) {
 			must(t, groups[i].SetDefault())
 			a, err := ga.Create[float64]("a", []int{n, n}, nil)
 			must(t, err)
-			if id, want := ga.Nodeid(), indexOf(t, i, me); id != want {
+			if id, want := ga.Nodeid(), placeOnNode(t, i, me); id != want {
 				t.Errorf("process %d on node %d: Nodeid() in the node's group = %d, want %d", me, i, id, want)
 			}
 			var out bytes.Buffer
@@ -117,8 +117,8 @@ func simpleGroupsCommc(t *testing.T, nodes int) {
 	}
 }
 
-// indexOf is the place of world rank me among node i's processes.
-func indexOf(t *testing.T, i, me int) int {
+// placeOnNode is the place of world rank me among node i's processes.
+func placeOnNode(t *testing.T, i, me int) int {
 	for j := range ga.ClusterNprocs(i) {
 		if ga.ClusterProcid(i, j) == me {
 			return j

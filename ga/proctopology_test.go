@@ -41,7 +41,7 @@ func TestProcTopologyCOrder(t *testing.T) {
 		if !slices.Equal(g, grid) {
 			t.Errorf("ProcGrid() = %v on %d processes, want %v (C order)", g, np, grid)
 		}
-		if r := slices.Clone(g); !slices.Equal(reversed(r), gaCGrid) {
+		if !slices.Equal(fortranOrder(g), gaCGrid) {
 			t.Errorf("ProcGrid() = %v reversed is not GA C's GA_Get_proc_grid %v", g, gaCGrid)
 		}
 		for r := range np {
@@ -50,7 +50,7 @@ func TestProcTopologyCOrder(t *testing.T) {
 				t.Errorf("ProcTopology(%d) = %v %v on %d processes, want %v (C order)", r, c, ok, np, coord(r))
 				continue
 			}
-			if rc := reversed(slices.Clone(c)); !slices.Equal(rc, gaCTopology[r]) {
+			if rc := fortranOrder(c); !slices.Equal(rc, gaCTopology[r]) {
 				t.Errorf("ProcTopology(%d) = %v reversed is not GA C's NGA_Proc_topology %v", r, c, gaCTopology[r])
 			}
 			// C order agrees with dims: c[d] counts blocks along dimension d.
@@ -72,7 +72,7 @@ func TestProcTopologyCOrder(t *testing.T) {
 				t.Errorf("BlockCyclicGrid([10 10], %v): ProcGrid() = %v, want the grid as given", want, g)
 			}
 			gaCGrid := map[int][]int{2: {1, 2}, 4: {2, 2}}[np]
-			if g := reversed(b.ProcGrid()); !slices.Equal(g, gaCGrid) {
+			if g := fortranOrder(b.ProcGrid()); !slices.Equal(g, gaCGrid) {
 				t.Errorf("BlockCyclicGrid: ProcGrid() reversed = %v, not GA C's GA_Get_proc_grid %v", g, gaCGrid)
 			}
 			gaCIndex := map[int][][]int{2: {{0, 0}, {1, 0}}, 4: {{0, 0}, {0, 1}, {1, 0}, {1, 1}}}[np]
@@ -85,8 +85,10 @@ func TestProcTopologyCOrder(t *testing.T) {
 	})
 }
 
-// reversed reverses s in place and returns it.
-func reversed(s []int) []int {
-	slices.Reverse(s)
-	return s
+// fortranOrder is GA C's order of goga's C-order grid or coordinates c: c
+// reversed, in a new slice.
+func fortranOrder(c []int) []int {
+	r := slices.Clone(c)
+	slices.Reverse(r)
+	return r
 }
