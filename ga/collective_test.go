@@ -38,7 +38,7 @@ func TestCollectives(t *testing.T) {
 	}, mpitest.AcrossNodes())
 }
 
-// TestTopology9 is the manual's own topology example (M 7.1.1, T11): on 9
+// TestTopology9 is the GA user manual's topology example (section 7.1.1): on 9
 // processes in a 3x3 grid, process 7 is at (2,1) in C order.
 func TestTopology9(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
@@ -476,7 +476,7 @@ func testPrint(t *testing.T) {
 // ---- topology and cluster ----
 
 // testTopology: processes are numbered row-major over the C-order process
-// grid (M 7.1.1: in a 3x3 grid process 7 is at (2,1)); checked on the grids
+// grid (GA user manual, section 7.1.1: in a 3x3 grid process 7 is at (2,1)); checked on the grids
 // that fit the ranks at hand.
 func testTopology(t *testing.T) {
 	n := ga.Nnodes()

@@ -124,9 +124,10 @@ func setHalo[T ga.Elem](t *testing.T, a *ga.Array[T], v T) {
 
 func all([]int) bool { return true }
 
-// testGhostManual is M 6.1.1's example (T8, with erratum 15: 2 rows × 4
-// columns, P0 owning columns 1-2 and P1 columns 3-4, width 1), then the same
-// result by the four calls by direction (T9), by NbGetGhostDir and by
+// testGhostManual is the GA user manual's ghost-update example (section
+// 6.1.1; the manual calls the array "4x2", but it is 2 rows × 4 columns, P0
+// owning columns 1-2 and P1 columns 3-4, width 1, periodic), then the same
+// result by the four calls by direction, by NbGetGhostDir and by
 // NbUpdateGhosts.
 func testGhostManual(t *testing.T) {
 	starts := [][]int{{0}, {0, 2}}
@@ -187,7 +188,7 @@ func testGhostManual(t *testing.T) {
 	must(t, a.UpdateGhostDir(1, 1, true))
 	must(t, a.UpdateGhostDir(0, -1, false))
 	must(t, a.UpdateGhostDir(0, 1, false))
-	checkHalo(t, "T9 by direction", a, ref, all, -1)
+	checkHalo(t, "by direction", a, ref, all, -1)
 	setHalo(t, a, -1)
 	var hs []*ga.Handle
 	for _, dir := range [][]int{{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}} {

@@ -28,16 +28,16 @@ func TestOneSidedTCP(t *testing.T) {
 
 func oneSided(t *testing.T) {
 	eachMode(t, func(t *testing.T) {
-		t.Run("T1", testT1)
-		t.Run("T22", func(t *testing.T) {
-			eachType(t, testT22[int32], testT22[int64], testT22[float32], testT22[float64], testT22[complex64], testT22[complex128])
+		t.Run("GetPutLd", testGetPutLd)
+		t.Run("AccAtomic", func(t *testing.T) {
+			eachType(t, testAccAtomic[int32], testAccAtomic[int64], testAccAtomic[float32], testAccAtomic[float64], testAccAtomic[complex64], testAccAtomic[complex128])
 		})
 		t.Run("Ordered", testOrdered)
 		t.Run("Random", testRandom)
 		t.Run("Irregular", testIrregular)
 		t.Run("ReadInc", testReadInc)
-		t.Run("T13Mutex", testMutex)
-		t.Run("T14Fence", testFence)
+		t.Run("Mutex", testMutex)
+		t.Run("Fence", testFence)
 		t.Run("Stats", testStats)
 		t.Run("Goroutines", testGoroutines)
 	})
@@ -64,13 +64,13 @@ func eachMode(t *testing.T, f func(t *testing.T)) {
 	}
 }
 
-// ---- T1: get with ld larger than the patch (M 4.1) ----
+// ---- get with ld larger than the patch (GA user manual, section 4.1) ----
 
-// testT1 is the manual's get example in C order: the Fortran 15x10 array
+// testGetPutLd is the manual's get example in C order: the Fortran 15x10 array
 // a(i,j) = 100i + j is C dims {10, 15} with A[r][c] = a(c+1, r+1); its patch
 // rows 11..15, cols 1..5 is lo {0, 10}, hi {4, 14}; the buffer is 5x10 (ld 10).
-func testT1(t *testing.T) {
-	a, err := ga.Create[float64]("T1", []int{10, 15}, nil)
+func testGetPutLd(t *testing.T) {
+	a, err := ga.Create[float64]("getld", []int{10, 15}, nil)
 	must(t, err)
 	defer destroy(t, a)
 	dims := a.Dims()
@@ -92,12 +92,12 @@ func testT1(t *testing.T) {
 		1104, 1204, 1304, 1404, 1504, -1, -1, -1, -1, -1,
 		1105, 1205, 1305, 1405, 1505, -1, -1, -1, -1, -1,
 	}
-	sameElems(t, "T1 get with ld 10", buf, want)
+	sameElems(t, "get with ld 10", buf, want)
 	must(t, ga.Sync())
 
 	// The same buffer put back, by the last rank, into a zeroed array: only
 	// the patch changes, and the -1 padding never reaches the array.
-	b, err := a.Duplicate("T1 put")
+	b, err := a.Duplicate("putld")
 	must(t, err)
 	defer destroy(t, b)
 	must(t, b.Zero())
@@ -114,22 +114,22 @@ func testT1(t *testing.T) {
 			exp[r*15+c] = float64(100*(c+1) + r + 1)
 		}
 	}
-	sameElems(t, "T1 put with ld 10", got, exp)
+	sameElems(t, "put with ld 10", got, exp)
 	checkLocal(t, b, exp)
 }
 
-// ---- T22: accumulate atomicity (M 1.3, 4.2) ----
+// ---- accumulate atomicity (GA user manual, sections 1.3 and 4.2) ----
 
-// testT22: every rank accumulates alpha·ones into the same patch, which spans
+// testAccAtomic: every rank accumulates alpha·ones into the same patch, which spans
 // several owners, reps times, packed and with a padded buffer; the patch must
 // then hold exactly 2·reps·N·alpha and the rest of the array 0.
-func testT22[T ga.Elem](t *testing.T) {
+func testAccAtomic[T ga.Elem](t *testing.T) {
 	reps := 10
 	if mpitest.OverNetwork() {
 		reps = 3
 	}
 	n := ga.Nnodes()
-	a, err := ga.Create[T]("T22", []int{9, 7}, nil)
+	a, err := ga.Create[T]("accatomic", []int{9, 7}, nil)
 	must(t, err)
 	defer destroy(t, a)
 	must(t, a.Zero())
@@ -164,7 +164,7 @@ func testT22[T ga.Elem](t *testing.T) {
 // ---- ordering of one process's blocking operations ----
 
 // testOrdered: blocking operations of one process are ordered where they
-// overlap (M 1.3), with no fence or sync between them: every rank puts into
+// overlap (GA user manual, section 1.3), with no fence or sync between them: every rank puts into
 // patches owned by its neighbours (and spanning several owners), reads them
 // back at once, accumulates into them and reads again, and puts once more.
 func testOrdered(t *testing.T) {
@@ -707,7 +707,7 @@ func readIncCase[T int32 | int64](t *testing.T, start T, inc int64) {
 	must(t, ga.Sync())
 }
 
-// ---- T13: mutexes guard a read-modify-write (M 5.1) ----
+// ---- mutexes guard a read-modify-write (GA user manual, section 5.1) ----
 
 func testMutex(t *testing.T) {
 	const k = 12
@@ -751,7 +751,7 @@ func testMutex(t *testing.T) {
 	must(t, ga.Sync())
 }
 
-// ---- T14: fence pairs (M 5.2) ----
+// ---- fence pairs (GA user manual, section 5.2) ----
 
 // testFence: every rank puts into the blocks of its neighbours inside nested
 // InitFence/Fence pairs and, after each Fence, tells the owner by an MPI

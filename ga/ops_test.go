@@ -8,9 +8,10 @@ import (
 	"github.com/goga-hpc/goga/internal/mpitest"
 )
 
-// TestManualOps checks the manual's scatter and periodic examples (§13 T2-T7,
-// with the §14 erratum), strided transfers and the non-blocking pattern of
-// T18, in 0-based C order, on 1-4 processes.
+// TestManualOps checks the GA user manual's scatter and periodic examples
+// (sections 4.3 and 4.4; the manual's periodic accumulate gives a(2,4) = 24,
+// where 31 is right), strided transfers and the non-blocking pattern of
+// section 4.5, in 0-based C order, on 1-4 processes.
 func TestManualOps(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		mpitest.Must(t, ga.Init())
@@ -89,19 +90,19 @@ func manual5x5(t *testing.T) *ga.Array[int32] {
 func testPeriodicGet(t *testing.T) {
 	a := manual5x5(t)
 	defer destroy(t, a)
-	// T3: Fortran [2:4, -1:3] is rows 1..3, columns -2..2 here.
+	// The periodic patch view: Fortran [2:4, -1:3] is rows 1..3, columns -2..2 here.
 	got := make([]int32, 15)
 	mpitest.Must(t, a.PeriodicGet([]int{1, -2}, []int{3, 2}, got, nil))
 	want := []int32{17, 22, 2, 7, 12, 18, 23, 3, 8, 13, 19, 24, 4, 9, 14}
 	if !slices.Equal(got, want) {
-		fatalf(t, "T3 periodic get = %v, want %v", got, want)
+		fatalf(t, "periodic get of [1:3, -2:2] = %v, want %v", got, want)
 	}
-	// T4: lo {-2, 3}, hi {1, 5}, ld {3}.
+	// A periodic get: lo {-2, 3}, hi {1, 5}, ld {3}.
 	got = make([]int32, 12)
 	mpitest.Must(t, a.PeriodicGet([]int{-2, 3}, []int{1, 5}, got, []int{3}))
 	want = []int32{19, 24, 4, 20, 25, 5, 16, 21, 1, 17, 22, 2}
 	if !slices.Equal(got, want) {
-		fatalf(t, "T4 periodic get = %v, want %v", got, want)
+		fatalf(t, "periodic get of [-2:1, 3:5] = %v, want %v", got, want)
 	}
 	// A wider ld leaves the gaps alone.
 	got = []int32{-1, -1, -1, -1, -1, -1, -1, -1}
@@ -121,7 +122,7 @@ func testPeriodicGet(t *testing.T) {
 func testPeriodicAcc(t *testing.T) {
 	a := manual5x5(t)
 	defer destroy(t, a)
-	// T7: alpha 2, the T4 patch; the manual's a(2,4) = 24 is wrong, 31 is right.
+	// The periodic accumulate: alpha 2, the same patch; the manual's a(2,4) = 24 is wrong, 31 is right.
 	if ga.Nodeid() == 0 {
 		buf := []int32{1, 5, 9, 4, 6, 5, 3, 2, 1, 7, 8, 2}
 		mpitest.Must(t, a.PeriodicAcc([]int{-2, 3}, []int{1, 5}, buf, []int{3}, 2))
@@ -137,7 +138,7 @@ func testPeriodicAcc(t *testing.T) {
 		15, 10, 15, 28, 37,
 	}
 	if !slices.Equal(got, want) {
-		fatalf(t, "T7 periodic acc: array is %v, want %v", got, want)
+		fatalf(t, "periodic acc: array is %v, want %v", got, want)
 	}
 	mpitest.Must(t, ga.Sync())
 }
@@ -212,7 +213,7 @@ func testStrided(t *testing.T) {
 	mpitest.Must(t, ga.Sync())
 }
 
-// testNonBlocking is T18: get one array, start getting another, compute, wait,
+// testNonBlocking is the manual's non-blocking pattern: get one array, start getting another, compute, wait,
 // then use it; plus non-blocking puts and accumulates completed out of order.
 func testNonBlocking(t *testing.T) {
 	pressure, err := ga.Create[float64]("pressure", []int{7, 13}, nil)

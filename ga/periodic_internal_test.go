@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestPeriodicSpans is the manual's T5 in 0-based C indices: for a 5x5 array,
+// TestPeriodicSpans is the GA user manual's periodic decomposition (section
+// 4.4) in 0-based C indices: for a 5x5 array,
 // dimension 0's [-2, 1] splits into [3, 4] (wrapped) and [0, 1]; dimension
 // 1's [3, 5] into [3, 4] and [0, 0] (wrapped).
 func TestPeriodicSpans(t *testing.T) {

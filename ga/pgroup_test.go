@@ -465,7 +465,7 @@ func TestPgroup9(t *testing.T) {
 }
 
 // testPgroupCover splits the world into groups of 4, 3 and 2 processes that
-// cover it (M 10.1's figure), makes each the default of its processes, and
+// cover it (the figure of the GA user manual's section 10.1), makes each the default of its processes, and
 // runs the same code in each.
 func testPgroupCover(t *testing.T) {
 	me := ga.Nodeid()

@@ -10,7 +10,7 @@ import (
 )
 
 // TestSparse: sparse matrices on 1-4 processes against a dense model: the
-// manual's 5×5 CSR example (ga-api-inventory.md §13) and a random 9×7
+// sparse manual's 5×5 CSR example and a random 9×7
 // matrix whose elements every process adds some of, repeats included;
 // distributions, column blocks, the matrix-vector product, and misuse.
 func TestSparse(t *testing.T) {
