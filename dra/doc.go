@@ -54,8 +54,8 @@
 // only when every checksum matches, so a failed read leaves the array
 // unchanged. This is DRA's own scheme (the GA paper's Fig. 16: the section
 // cut among I/O processes, the global array's data moved to their
-// buffers). Each process writing the blocks it owns, the first design, was
-// measured at 0.4 of dd's speed: a 2048 × 2048 float64 array on 2
+// buffers). Each process writing the blocks it owns instead was measured
+// at 0.4 of dd's speed: a 2048 × 2048 float64 array on 2
 // processes is cut in column blocks, and Open MPI 4.1.4 wrote each
 // process's part as 2048 pwrites of 8 KiB.
 //

@@ -15,8 +15,10 @@ import (
 // in C order in a file, in bands (see the package documentation): process
 // k of n moves rows [k·B/n, (k+1)·B/n) of the box along its first
 // dimension, all of the others, between g (one-sided Get and Put) and a
-// buffer in file order, and between the buffer and the file by one
-// collective MPI-IO call on a view of the band.
+// buffer in file order, and between the buffer and the file: where every
+// band is one run of the file (whole rows), by each process alone in
+// steps (pipe); otherwise by one collective MPI-IO call on a view of the
+// band (moveBand).
 
 // run is a stretch of elements contiguous in the file: the part of one
 // row of the band (along the last dimension).

@@ -208,8 +208,13 @@ func (d *Array[T]) whole(op string, g *ga.Array[T]) error {
 }
 
 // Write starts writing the whole global array g into d (NDRA_Write); g
-// has d's dims. Each process writes the blocks of g it holds, in one
-// collective call. It is collective; Wait completes it.
+// has d's dims. Each process writes its band of the file, a range of rows
+// along the first dimension, whoever holds them in g: it fetches the band
+// by one-sided Get in steps of about 1 MiB, adds each step to the tiles'
+// checksums and writes it at its offset (MPI_File_write_at), starting its
+// writeback as it goes. The I/O is done when Write returns; the file
+// appears under its name, complete, at Close. It is collective; Wait
+// completes it.
 func Write[T ga.Elem](g *ga.Array[T], d *Array[T]) (*Request[T], error) {
 	const op = "Write"
 	if err := d.ready(op, true); err != nil {
