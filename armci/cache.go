@@ -13,7 +13,7 @@ import (
 // stream (write with non-temporal stores) decide from it: armci's large
 // copies (copy.go), ga's element-wise operations. The CPU's own report
 // (cpuid, which glibc reads to choose its memcpy) can be wrong in a VM: it
-// gave 320 MiB for a 32 MiB L3 on the AMD EPYC VM of 2026-11-27, where
+// gave 320 MiB for a 32 MiB L3 on a 2-core AMD EPYC VM, where
 // sysfs gave 32 MiB.
 var LastLevelCache = sync.OnceValue(lastLevelCache)
 

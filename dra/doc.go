@@ -171,33 +171,26 @@
 // (Open, Read, Wait, Close), against dd-style sequential I/O of as many
 // bytes by one process (1 MiB writes then fsync; 1 MiB reads), all reads
 // after posix_fadvise DONTNEED on the synced file, best of 3, MB/s = 10^6
-// bytes per second:
+// bytes per second; 6 runs on a quiet 2-core VM (ext4):
 //
-//	design (commit)            load   dra_write  dd_write  ratio  dra_read  dd_read  ratio
-//	own blocks (8b22f80)        2.1      515       1369     0.38     913      1801    0.51
-//	bands (eea3142), 1st run   15        369        390     0.95    1135      1341    0.85
-//	bands (eea3142), 2nd run   15         63       1333     0.05     338      1421    0.24
-//	bands, fewer rounds         18-21    51-568  977-1579     -     526-904 1504-1755   -
-//	  (989eddf, 4 runs)
-//	bands, independent I/O      <1     -          -     0.30-0.67    -         -    0.64-0.70
-//	  (0315a75, 5 runs)
-//	bands in 1 MiB steps,       <1.2  1441-1615 1461-1517 0.95-1.08 1147-1427 1504-1813 0.72-0.79
-//	  write-behind (ce64ab6, 6 runs)
+//	dra_write  dd_write  ratio      dra_read  dd_read  ratio
+//	1441-1615  1461-1517 0.95-1.08  1147-1427 1504-1813 0.72-0.79
 //
-// The loaded rows were measured on 2026-11-25 while another engineer's
-// tests kept the shared 2-core machine's load at 15 to 21: a
-// single-process dd is barely touched, while two MPI processes that poll
-// for each other at every collective step lose whole scheduler slices (one
-// write took 3 s where it takes 50 ms), so they say little. Unloaded, the
-// first design was at 0.38 and 0.51, for reasons found by strace and
-// timing: the default distribution of 2048 × 2048 on 2 processes is column
-// blocks, written as 2048 pwrites of 8 KiB per process (hence bands,
-// contiguous in the file); checksums took 22 ms per 16 MiB (hence the
-// multiply-add sum, 1-2 ms).
+// Designs measured the same way and not kept: each process writing the
+// blocks it owns, 0.38 of dd's write and 0.51 of its read: the default
+// distribution of 2048 × 2048 on 2 processes is column blocks, written as
+// 2048 pwrites of 8 KiB per process (hence bands, contiguous in the
+// file); checksums of 22 ms per 16 MiB (hence the multiply-add sum, 1-2
+// ms); bands written whole, without the 1 MiB steps and their writeback,
+// 0.30-0.67 of dd's write and 0.64-0.70 of its read. Under a load of 15 to
+// 21 on the 2-core machine, a single-process dd is barely touched, while
+// two MPI processes that poll for each other at every collective step
+// lose whole scheduler slices (one write took 3 s where it takes 50 ms):
+// figures taken under load say little.
 //
-// Where the time goes now (one repetition, 2 ranks): a write is the band's
+// Where the time goes (one repetition, 2 ranks): a write is the band's
 // fetch and sums and its write to the page cache, 8-9 ms together, then
-// fsync and close 6-7 ms (it was 15 ms before the write-behind; dd's whole
+// fsync and close 6-7 ms (15 ms without the writeback started by steps; dd's whole
 // write with fsync takes 21 ms); a read is Open 0.6 ms, the reads and
 // sums 19-22 ms (two 16 MiB streams from the device take 19 ms in a plain
 // Go program, one 32 MiB stream 18 ms), then Wait 3-5 ms, almost all of it

@@ -75,7 +75,7 @@ func multiply[T Elem](dst []T, src [][]T) {
 // collective operation at once. Below it the output may stay in the cache
 // for the next operation to read; above it, it would be evicted anyway, and
 // reading it in before writing it (the ordinary stores) costs a third more
-// traffic. On the AMD EPYC VM of 2026-11-27, two processes each computing
+// traffic. On a 2-core AMD EPYC VM, two processes each computing
 // c = a·b on random values (medians of 18 timings of 10 passes each):
 // arrays of 4 MiB (12 MiB a process) 161 µs with ordinary stores, 156
 // streaming; of 8 MiB 652 and 540; of 16 MiB 1089 and 775. On constant
