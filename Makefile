@@ -2,7 +2,6 @@
 SHELL := /bin/bash
 GO ?= go
 NP ?= 4
-ANCHOR ?= ../shared/anchor
 export PATH := $(PATH):/usr/local/go/bin
 
 .PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node check-mpich clean
@@ -83,9 +82,11 @@ bench-mpi: deps
 	./mpirun.sh -np 2 --output-filename bin/mpibench.out bin/mpibench.test -test.run '^$$' -test.bench . -test.benchtime 200000x >/dev/null
 	cat bin/mpibench.out/1/rank.0/stdout
 
-# goga's ga against the GA C library (../shared/anchor/gabench.c), 2 ranks, medians of
-# $(BENCH_RUNS) alternating runs; the table replaces the ga section of BENCHMARKS.md,
-# and gabench -extra against scripts/gaextrabench.c the ga-extra section.
+# goga's ga against the GA C library (bench/ref/gabench.c, built by
+# bench/ref/build.sh into bin/ref), 2 ranks, medians of $(BENCH_RUNS)
+# alternating runs (bench/ref/compare.sh); the table replaces the ga section
+# of BENCHMARKS.md, and gabench -extra against scripts/gaextrabench.c the
+# ga-extra section.
 # A run of either program takes a few seconds; single rows of one copy in
 # the cache move by 10-30% between runs here, so medians take many.
 BENCH_RUNS ?= 11
@@ -93,32 +94,32 @@ bench:
 	scripts/install-deps.sh --bench
 	@mkdir -p bin
 	$(GO) build -o bin/gabench ./cmd/gabench
-	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
-	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench' './mpirun.sh -np 2 bin/anchor/gabench' >bin/bench-ga.tsv
+	bench/ref/build.sh bin/ref
+	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench' './mpirun.sh -np 2 bin/ref/gabench' >bin/bench-ga.tsv
 	cat bin/bench-ga.tsv
 	$(GO) run ./cmd/benchmd -section ga -reference 'GA C' -runs $(BENCH_RUNS) -plot docs/bench-ga.png -readme README.md \
-		-about '2 ranks on one node, `make bench`: cmd/gabench against ../shared/anchor/gabench.c over the GA C library (Debian, over ARMCI-MPI)' <bin/bench-ga.tsv
+		-about '2 ranks on one node, `make bench`: cmd/gabench against bench/ref/gabench.c over the GA C library (Debian, over ARMCI-MPI)' <bin/bench-ga.tsv
 	mpicc -O2 scripts/gaextrabench.c -o bin/gaextrabench $$(ga-config --cppflags) $$(ga-config --ldflags) $$(ga-config --libs) -lgfortran -lm
-	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench -extra' './mpirun.sh -np 2 bin/gaextrabench' >bin/bench-ga-extra.tsv
+	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench -extra' './mpirun.sh -np 2 bin/gaextrabench' >bin/bench-ga-extra.tsv
 	cat bin/bench-ga-extra.tsv
 	$(GO) run ./cmd/benchmd -section ga-extra -reference 'GA C' -runs $(BENCH_RUNS) \
 		-about '2 ranks on one node, `make bench`: cmd/gabench -extra against scripts/gaextrabench.c over the GA C library' <bin/bench-ga-extra.tsv
 
-# goga's armci against ARMCI-MPI (../shared/anchor/armcibench.c), 2 ranks, medians of
+# goga's armci against ARMCI-MPI (bench/ref/armcibench.c), 2 ranks, medians of
 # $(BENCH_RUNS) alternating runs; the table replaces the armci section of BENCHMARKS.md.
 bench-armci:
 	scripts/install-deps.sh --bench
 	@mkdir -p bin
 	$(GO) build -o bin/armcibench ./cmd/armcibench
-	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
-	$(ANCHOR)/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/armcibench' './mpirun.sh -np 2 bin/anchor/armcibench' >bin/bench-armci.tsv
+	bench/ref/build.sh bin/ref
+	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/armcibench' './mpirun.sh -np 2 bin/ref/armcibench' >bin/bench-armci.tsv
 	cat bin/bench-armci.tsv
 	$(GO) run ./cmd/benchmd -section armci -reference 'ARMCI-MPI' -runs $(BENCH_RUNS) -plot docs/bench-armci.png -readme README.md \
-		-about '2 ranks on one node, `make bench-armci`: cmd/armcibench against ../shared/anchor/armcibench.c over ARMCI-MPI (Debian)' <bin/bench-armci.tsv
+		-about '2 ranks on one node, `make bench-armci`: cmd/armcibench against bench/ref/armcibench.c over ARMCI-MPI (Debian)' <bin/bench-armci.tsv
 
 # The same benchmarks across two nodes simulated on this machine (1 + 1
-# ranks; mpitest's TwoNodes flags), next to the C references under the same
-# flags, with goga's limits, what gabench.c does not time against GA C
+# ranks; mpitest's TwoNodes flags), next to the C references (bench/ref)
+# under the same flags, with goga's limits, what gabench.c does not time against GA C
 # (scripts/gaextrabench.c: mutexes, Create and Destroy, Brdcst and Gop,
 # Scatter and Gather), and the demo in both layouts on 2 + 2 ranks:
 # scripts/bench-2node.sh. A run that fails or outlives LIMIT seconds is
@@ -130,9 +131,9 @@ bench-2node: build
 	scripts/install-deps.sh --bench
 	$(GO) build -o bin/gabench ./cmd/gabench
 	$(GO) build -o bin/armcibench ./cmd/armcibench
-	$(ANCHOR)/build.sh $(CURDIR)/bin/anchor
+	bench/ref/build.sh bin/ref
 	mpicc -O2 scripts/gaextrabench.c -o bin/gaextrabench $$(ga-config --cppflags) $$(ga-config --ldflags) $$(ga-config --libs) -lgfortran -lm
-	BENCH_RUNS=$(BENCH_2NODE_RUNS) LIMIT=$(LIMIT) ANCHOR=$(ANCHOR) scripts/bench-2node.sh | tee bin/bench-2node.txt
+	BENCH_RUNS=$(BENCH_2NODE_RUNS) LIMIT=$(LIMIT) scripts/bench-2node.sh | tee bin/bench-2node.txt
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
 check-mpich:

@@ -53,7 +53,7 @@
 // (read into block-cyclic copies) and on BlockCyclicGrid arrays in
 // ScaLAPACK's layout (solved where they lie), and through scalapack.Syevd
 // directly, the floor. GA C's figure is GA_Diag_std_seq (its GA_Diag_std
-// aborts without PeIGS), from ../shared/anchor/gabench.c. Medians on a
+// aborts without PeIGS), from bench/ref/gabench.c. Medians on a
 // 2-core VM while it was quiet (BENCHMARKS.md has the current diag_std_s
 // row):
 //

@@ -2,7 +2,7 @@
 # bench-2node.sh (make bench-2node): cmd/armcibench and cmd/gabench on 1 + 1
 # ranks split over the two nodes simulated on this machine (mpitest's
 # TwoNodes flags), alternating with the C references under the same flags
-# (../shared/anchor/compare.sh); then the figures only goga prints (limits
+# (bench/ref/compare.sh); then the figures only goga prints (limits
 # such as two-sided MPI between the same two ranks) as medians of its runs,
 # what gabench.c does not time against GA C (scripts/gaextrabench.c), and
 # the demo in both layouts on 2 + 2 ranks. A run that fails or outlives
@@ -11,7 +11,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${BENCH_RUNS:-3}  # the Makefile's defaults (BENCH_2NODE_RUNS, LIMIT)
 limit=${LIMIT:-150}
-anchor=${ANCHOR:-../shared/anchor}
 # The 1 + 1 runs bind each rank to a core of its own, as mpirun does on real
 # nodes: the tests' flags (--bind-to none, which 2 + 2 ranks on two cores
 # need) left the scheduler to place goga's threads (the server's beside
@@ -36,7 +35,7 @@ timed() {
 for b in armcibench gabench; do
   rm -f "bin/2node-$b.tsv" "bin/2node-$b-ref.tsv"
   echo "== $b on two nodes, 1 + 1 ranks: goga against the C reference, medians of $runs runs"
-  "$anchor/compare.sh" -n "$runs" "$(timed "bin/2node-$b.tsv" "bin/$b")" "$(timed "bin/2node-$b-ref.tsv" "bin/anchor/$b")"
+  bench/ref/compare.sh -n "$runs" "$(timed "bin/2node-$b.tsv" "bin/$b")" "$(timed "bin/2node-$b-ref.tsv" "bin/ref/$b")"
   grep -h '^#' "bin/2node-$b.tsv" "bin/2node-$b-ref.tsv" || true
   echo "== figures only goga's $b prints (medians)"
   python3 - "bin/2node-$b.tsv" "bin/2node-$b-ref.tsv" <<'PY'
@@ -61,7 +60,7 @@ done
 echo "== mutexes, Create and Destroy, Brdcst and Gop, Scatter and Gather on two nodes, 1 + 1 ranks:"
 echo "   gabench -extra against scripts/gaextrabench.c (GA C), medians of $runs runs"
 rm -f bin/2node-extra.tsv bin/2node-extra-ref.tsv
-"$anchor/compare.sh" -n "$runs" "$(timed bin/2node-extra.tsv 'bin/gabench -extra')" "$(timed bin/2node-extra-ref.tsv bin/gaextrabench)"
+bench/ref/compare.sh -n "$runs" "$(timed bin/2node-extra.tsv 'bin/gabench -extra')" "$(timed bin/2node-extra-ref.tsv bin/gaextrabench)"
 grep -h '^#' bin/2node-extra.tsv bin/2node-extra-ref.tsv || true
 
 echo "== the demo on two nodes, 2 + 2 ranks"

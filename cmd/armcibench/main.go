@@ -1,6 +1,6 @@
 // Command armcibench measures goga's armci package with the patterns and metric
-// names of ../shared/anchor/armcibench.c, the ARMCI-MPI reference, so that
-// ../shared/anchor/compare.sh can put the two side by side:
+// names of bench/ref/armcibench.c, the ARMCI-MPI reference, so that
+// bench/ref/compare.sh can put the two side by side (make bench-armci):
 //
 //	./mpirun.sh -np 2 bin/armcibench [-noshm]
 //

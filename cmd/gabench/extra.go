@@ -11,7 +11,7 @@ import (
 )
 
 // extraOnly is the argument that makes gabench time what
-// ../shared/anchor/gabench.c does not, alone, under the metric names of
+// bench/ref/gabench.c does not, alone, under the metric names of
 // scripts/gaextrabench.c, its GA C counterpart, for make bench-2node to set
 // the two side by side: GA's mutexes, Create and Destroy, Brdcst and Gop,
 // Scatter and Gather, and gets from a process that waits or computes.

@@ -1,6 +1,6 @@
 // Command gabench measures goga's ga package with the patterns and metric
-// names of ../shared/anchor/gabench.c, the GA C library's reference, so that
-// ../shared/anchor/compare.sh can put the two side by side:
+// names of bench/ref/gabench.c, the GA C library's reference, so that
+// bench/ref/compare.sh can put the two side by side (make bench):
 //
 //	./mpirun.sh -np 2 bin/gabench
 //
