@@ -206,3 +206,32 @@ func boolInt(b bool) int {
 // gatestingMaskN is the vectors' length in those ports (200000 in the
 // originals, whose 735 cases take minutes per process count).
 const gatestingMaskN = 1000
+
+// checkPacked checks, on every process but 0, its block of c after the
+// puts of GA's nbgetput programs: process 0 puts to the blocks of
+// processes 1, 2, … in turn from one buffer, each block packed right after
+// the one before, and element k of that buffer is val(k). Process 0's own
+// block is not written and must still be zero.
+func checkPacked(t *testing.T, what string, c *ga.Array[int32], val func(k int) int32) {
+	t.Helper()
+	me := ga.Nodeid()
+	off := 0
+	for p := 1; p < me; p++ {
+		if lo, hi, own := c.Distribution(p); own {
+			off += volume(lo, hi)
+		}
+	}
+	lo, hi, own := c.Distribution(me)
+	if !own {
+		return
+	}
+	got := make([]int32, volume(lo, hi))
+	must(t, c.Get(lo, hi, got, nil))
+	want := make([]int32, len(got))
+	if me != 0 {
+		for k := range want {
+			want[k] = val(off + k)
+		}
+	}
+	sameElems(t, what, got, want)
+}
