@@ -1,4 +1,4 @@
-/* gaextrabench.c: GA C's figures for what ../shared/anchor/gabench.c does not
+/* gaextrabench.c: GA C's figures for what bench/ref/gabench.c does not
  * time, under the metric names of `cmd/gabench -extra` (make bench-2node sets
  * the two side by side). Rank 0 locks and unlocks the mutex the last rank
  * hosts, alone (lock_unlock_us); every rank updates a counter on the last
