@@ -19,7 +19,7 @@ import (
 // GA C's GA_Scale_rows and GA_Scale_cols scale C rows and C columns (its C
 // binding swaps the Fortran routines), as goga's ScaleRows and ScaleCols
 // do. GA C 5.8.2's GA_Zero_diagonal zeroes cells off the diagonal and
-// leaves diagonal ones on 2 and 3 processes (ga-c-behaviour.md), so that
+// leaves diagonal ones on 2 and 3 processes (run against it), so that
 // the original fails there, at its zero_diagonal check and at scale_rows,
 // which reads the cells it zeroed; this port checks goga's correct answer,
 // and also that ZeroDiagonal leaves every other element as it was.

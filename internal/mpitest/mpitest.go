@@ -69,7 +69,7 @@ const (
 	SharedMemory Transport = iota
 	// TCP forces the network path: two-sided traffic over btl tcp and one-sided
 	// traffic over osc ucx with UCX_TLS=tcp. (btl self,tcp alone leaves RMA on
-	// shared memory; see DESIGN.md.)
+	// shared memory: Open MPI's one-sided components do not use the btls.)
 	TCP
 	// TwoNodes places the ranks on two nodes simulated on this machine: the
 	// first half (rounded down) on this host, the rest on NodeB, reached
