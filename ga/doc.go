@@ -128,7 +128,7 @@
 // the agreement before their own MPI collective. The text of the last
 // Gop's and the last Brdcst's arguments is kept, so that a loop calling
 // them alike does not format and hash it again. Measured against GA C
-// (2 ranks, this session's runs): on one node Gop of one float64 0.225 µs
+// (2 ranks): on one node Gop of one float64 0.225 µs
 // against GA_Dgop's 0.233, Brdcst of 8 bytes 0.243 against GA_Brdcst's
 // 0.124; across two nodes 10.4-11.0 µs against 9.3 and 10.5-11.7 against
 // 4.7 (GA C does not agree, and its broadcast does not wait for every
@@ -141,10 +141,11 @@
 // closing sync (if that is not masked too) with its error.
 //
 // Memory handed out in place (Access, AccessLocal, AccessBlock...) belongs to
-// the array: after Destroy, its pages give their memory back but stay
-// mapped inaccessible until Terminate (for the last 64 arrays destroyed, up
-// to 1 TiB), so a write
-// through a slice kept past Destroy stops the program at that line with Go's
+// the array. A read_only array refuses to hand it out (ErrReadOnly), as it
+// refuses every write: AccessRead gives it for reading. After Destroy, its
+// pages give their memory back but stay mapped inaccessible until Terminate
+// (for the last 64 arrays destroyed, up to 1 TiB), so a write through a
+// slice kept past Destroy stops the program at that line with Go's
 // "unexpected fault address" report, instead of landing in another array.
 //
 // Inquiries on a nil *Array (Name, Dims, BlockInfo, ProcGrid, ...) answer
@@ -357,6 +358,8 @@
 //	NGA_Scatter_acc               a.ScatterAcc
 //	NGA_Scatter_flat, NGA_Gather_flat  a.ScatterFlat, a.GatherFlat (subscripts in one flat list, ndim values each)
 //	NGA_Scatter_acc_flat          a.ScatterAccFlat
+//	NGA_Alloc_gatscat_buf         AllocGatscatBuf(n) (local, as GA's: scratch kept for this process's gathers and scatters of up to n elements; a larger call still works, with scratch of its own)
+//	NGA_Free_gatscat_buf          FreeGatscatBuf (local; an error when nothing is allocated)
 //	NGA_Periodic_get, NGA_Periodic_put, NGA_Periodic_acc  a.PeriodicGet, a.PeriodicPut, a.PeriodicAcc
 //	NGA_Strided_get, NGA_Strided_put, NGA_Strided_acc  a.StridedGet, a.StridedPut, a.StridedAcc
 //	NGA_NbGet, NGA_NbPut, NGA_NbAcc  a.NbGet, a.NbPut, a.NbAcc
@@ -372,12 +375,12 @@
 //	NGA_Locate_region             a.LocateRegion
 //	NGA_Locate_nnodes             a.LocateNnodes (the pieces LocateRegion lists: processes, or blocks on a block-cyclic array, as in GA)
 //	NGA_Locate_num_blocks         a.LocateNnodes (the blocks a patch touches; GA answers -1 unless the array is block-cyclic, where the two agree)
-//	NGA_Access                    a.Access (a.AccessLocal for the whole block)
+//	NGA_Access                    a.Access (a.AccessLocal for the whole block; a.AccessRead reads in place, read_only arrays too, which refuse Access and its kin)
 //	NGA_Release                   a.Release
 //	NGA_Release_update            a.ReleaseUpdate
-//	NGA_Proc_topology             a.ProcTopology
+//	NGA_Proc_topology             a.ProcTopology (C order, as dims; GA C answers in Fortran order: its coord[k] is goga's c[ndim-1-k])
 //	GA_Get_proc_index             a.ProcTopology (a process's grid coordinates; GA's aborts unless UsesProcGrid, goga's answers for any array with a process grid)
-//	GA_Get_proc_grid              a.ProcGrid
+//	GA_Get_proc_grid              a.ProcGrid (C order, as dims; GA C answers in Fortran order: its dims[k] is goga's g[ndim-1-k])
 //	GA_Set_block_cyclic           (*Builder).BlockCyclic
 //	GA_Set_block_cyclic_proc_grid  (*Builder).BlockCyclicGrid
 //	GA_Total_blocks               a.TotalBlocks
@@ -422,8 +425,9 @@
 //	GA_Elem_maximum, GA_Elem_maximum_patch  ElemMaximum(a, b, c), ElemMaximumPatch
 //	GA_Elem_minimum, GA_Elem_minimum_patch  ElemMinimum(a, b, c), ElemMinimumPatch
 //	GA_Median, GA_Median_patch    Median(a, b, c, m), MedianPatch
-//	GA_Step_max, GA_Step_max_patch  StepMax(a, b), StepMaxPatch
-//	GA_Step_bound_info, GA_Step_bound_info_patch, GA_Step_max2, GA_Step_max2_patch  StepBoundInfo(xx, vv, xxll, xxuu), StepBoundInfoPatch (GA 4 named them GA_Step_max2)
+//	GA_Step_max, GA_Step_max_patch  StepMax(a, b), StepMaxPatch (b without a negative element: GA's infinity of the type, as GA C returns)
+//	GA_Step_bound_info, GA_Step_bound_info_patch, GA_Step_max2, GA_Step_max2_patch  StepBoundInfo(xx, vv, xxll, xxuu), StepBoundInfoPatch (GA 4 named them GA_Step_max2; a step that nothing bounds: GA's infinity of the type, as GA C returns)
+//	GA_INFINITY_I, GA_INFINITY_L, GA_INFINITY_F, GA_INFINITY_D  (constants InfinityI, InfinityL, InfinityF, InfinityD, for int32, int64, float32, float64; the steps return them as float64 and never more)
 //	GA_Shift_diagonal             a.ShiftDiagonal
 //	GA_Set_diagonal               a.SetDiagonal
 //	GA_Add_diagonal               a.AddDiagonal
@@ -440,7 +444,7 @@
 //	GA_Diag_reuse                 DiagReuse(control, a, s, v) (0 factors S and keeps it, > 0 reuses, < 0 frees)
 //	GA_Diag_std_seq, GA_Diag_seq  DiagStdSeq(a, v), DiagSeq(a, s, v) (on the first process)
 //	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm  Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
-//	GA_Matmul_patch, NGA_Matmul_patch  MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi)
+//	GA_Matmul_patch, NGA_Matmul_patch  MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi) (C-order patches as they lie, op applied; GA_Matmul_patch's Fortran view and NGA_Matmul_patch's op() bounds map as its doc says; vectors read as GA reads them)
 //	NGA_Access (through gonum)    LocalDense, LocalCDense, LocalVec
 //	NGA_Access_block (gonum)      BlockDense
 //	NGA_Get (into gonum)          GetDense, GetIntoDense, GetCDense, GetIntoCDense
@@ -453,7 +457,7 @@
 //	GA_Symmetrize                 a.Symmetrize (float and complex, not only double)
 //	GA_Randomize                  a.Randomize(val, seed) (SplitMix64 by C-order position, not rand())
 //	NGA_Select_elem               a.SelectElem(op) (value and subscript; ties: the first in C order)
-//	NGA_Print_patch               a.PrintPatch (a.FprintPatch; C-order, 0-based indices)
+//	GA_Print_patch, NGA_Print_patch  a.PrintPatch (a.FprintPatch; C-order, 0-based indices; GA_Print_patch's 2-D ilo, ihi, jlo, jhi are lo {ilo, jlo}, hi {ihi, jhi})
 //	GA_Summarize                  Summarize (Fsummarize; local, as in GA)
 //	GA_Patch_enum                 a.PatchEnum(lo, hi, start, inc)
 //	GA_Scan_copy                  ScanCopy(src, dst, mask, lo, hi) (any layouts; dst must differ from src and mask)
@@ -515,18 +519,21 @@
 //	GA_Set_debug, GA_Get_debug    SetDebug, Debug (each collective call's arguments traced on this process)
 //	NGA_Create64, NGA_Put64, GA_Dgemm64, …  (none needed: goga's sizes and indices are Go ints, 64 bits wide, so every call is the 64-bit one)
 //	GA_Wtime                      (none needed: mpi.Wtime)
+//	GA_Rand, NGA_Rand             (none needed: math/rand/v2; GA's is one generator per process, seeded by its first call)
+//	GA_List_nodeid, NGA_List_nodeid  (none needed: it sets list[i] = i, process i's id)
+//	GA_Getmem, GA_Freemem         (not provided: collective memory for GA_Assemble_duplicate to wrap, which goga does not provide; arrays allocate their own)
 //	GA_Error                      (none needed: calls return errors; mpi.Abort ends the job as GA_Error does)
 //	GA_Deallocate                 a.Deallocate (memory freed, the array kept)
 //	GA_Allocate (after GA_Deallocate)  a.Allocate
 //	GA_Overlay                    Overlay(b, parent) (b a *Builder; any two element types)
-//	GA_Set_property, GA_Unset_property  a.SetProperty("read_only"), a.UnsetProperty (every write refused, ErrReadOnly; on several nodes gets read a copy per node, freed by UnsetProperty)
+//	GA_Set_property, GA_Unset_property  a.SetProperty("read_only"), a.UnsetProperty (every write refused, ErrReadOnly, in-place access too, where AccessRead reads; on several nodes gets read a copy per node, freed by UnsetProperty)
 //	GA_Assemble_duplicate         (not provided: it wraps memory the caller allocated, and goga's arrays live in the MPI windows it allocates itself)
 //	NGA_Register_type             RegisterType[U] (U plain data: no pointers, strings, slices...; local, as GA's)
 //	NGA_Deregister_type           DeregisterType[U] (arrays of U made before keep working)
 //	NGA_Create (registered type)  CreateUser[U](name, dims, chunk) (u a *UserArray[U]: u.Put, u.Get, u.NbPut, u.NbGet, u.Scatter, u.Gather, u.Distribution, u.Dims, u.Name, u.Destroy; no arithmetic)
 //	NGA_Create_config (registered type)  CreateUserConfig[U](name, dims, chunk, p) (not on the mirror group)
 //	NGA_Put_field, NGA_Get_field  PutField(u, off, lo, hi, buf, ld), GetField (off from unsafe.Offsetof; buf's element type is the field's, its size GA's fsize)
-//	NGA_NbPut_field, NGA_NbGet_field  NbPutField, NbGetField
+//	NGA_NbPut_field, NGA_NbGet_field, NGA_Nbput_field, NGA_Nbget_field  NbPutField, NbGetField (ga.h spells them Nbput, Nbget)
 //	NGA_Sprs_array_create         CreateSparse[T](idim, jdim) (s a *Sparse[T], on the default group)
 //	NGA_Sprs_array_add_element    s.AddElement(i, j, v) (local; an element added twice holds the sum)
 //	NGA_Sprs_array_assemble       s.Assemble
@@ -535,6 +542,7 @@
 //	NGA_Sprs_array_access_col_block  s.AccessColBlock(block) (idx, jdx, val in place; nil for a block without elements)
 //	NGA_Sprs_array_matvec_multiply  s.MatVec(a, v) (v = S·a, v of the matrix's rows)
 //	NGA_Sprs_array_destroy        s.Destroy
+//	NGA_Sprs_array_create_from_dense, NGA_Sprs_array_create_from_sparse, NGA_Sprs_array_duplicate, NGA_Sprs_array_get_block, NGA_Sprs_array_get_column, NGA_Sprs_array_get_diag, NGA_Sprs_array_col_block_list, NGA_Sprs_array_scale, NGA_Sprs_array_shift_diag, NGA_Sprs_array_diag_left_multiply, NGA_Sprs_array_diag_right_multiply, NGA_Sprs_array_matmat_multiply, NGA_Sprs_array_sprsdns_multiply, NGA_Sprs_array_dnssprs_multiply, NGA_Sprs_array_count_sketch, NGA_Sprs_array_export  (not provided: a Sparse is built from elements, split by rows and multiplies a vector; GA's conversions, copies, block, column and diagonal reads, scalings, matrix products and export are not there)
 //	(Go only)                     SetDebugOutput (where the trace goes: os.Stderr by default)
 //	(Go only)                     a.BlockCyclic (whether the array is block-cyclic)
 //	(Go only)                     a.LocateBlock(sub) (the block that holds an element)
@@ -553,30 +561,28 @@
 // the same loop, buffer and count, and its fetch-and-add (armci_*), a plain
 // 8 MiB copy within one process (put_memcpy_limit_MBps), and the linked
 // BLAS's dgemm alone in one process with a thread per rank
-// (dgemm_limit_GFlops, in a child process after the job). Nine runs of
-// 2026-11-28 (twenty-fifth session, 2b82c8c), 2 ranks on a 2-core AMD EPYC
-// virtual machine, ratios taken within each run (a run where one of the
-// pair met a noisy moment gives the extremes), and nine of the session
-// before (0e57b2c):
+// (dgemm_limit_GFlops, in a child process after the job). Nine runs, 2
+// ranks on a 2-core AMD EPYC virtual machine, ratios taken within each run
+// (a run where one of the pair met a noisy moment gives the extremes):
 //
-//	                         ga against armci or the limit, per run     0e57b2c
-//	put 8 B                  1.04-1.76x slower (median 1.21)            0.49-2.01x (1.46)
-//	get 8 B                  0.89-2.23x slower (median 1.44)            0.68-1.77x (1.40)
-//	acc 8 B                  1.10-1.25x slower (median 1.13)            1.00-1.62x (1.23)
-//	ReadInc / fetch-and-add  0.65-0.95x (median 0.90)                   0.84-1.00x (0.90)
-//	put 8 MiB / memcpy       1.03-1.28x (median 1.15)                   0.83-1.34x (1.01)
-//	Gemm n = 1000 / dgemm    0.88-1.01x (median 0.96)                   0.90-0.97x (0.94)
-//	Gemm n = 2000 / dgemm    0.92-1.02x (median 0.97)                   0.97-1.00x (0.98)
+//	                         ga against armci or the limit, per run
+//	put 8 B                  1.04-1.76x slower (median 1.21)
+//	get 8 B                  0.89-2.23x slower (median 1.44)
+//	acc 8 B                  1.10-1.25x slower (median 1.13)
+//	ReadInc / fetch-and-add  0.65-0.95x (median 0.90)
+//	put 8 MiB / memcpy       1.03-1.28x (median 1.15)
+//	Gemm n = 1000 / dgemm    0.88-1.01x (median 0.96)
+//	Gemm n = 2000 / dgemm    0.92-1.02x (median 0.97)
 //
 // Gemm took 85-94 GF/s at n = 1000 and 97-104 at n = 2000 in every run,
-// against GA C's medians of 55 and 76 in that day's make bench. The 8-byte
-// calls take 11-21 ns, where one nanosecond is a tenth of the ratio and the
+// against GA C's medians of 55 and 76 in make bench on the same machine.
+// The 8-byte calls take 11-21 ns, where one nanosecond is a tenth of the ratio and the
 // sets move by as much: without its statistics (a pin of a per-P slot and
 // two adds, 4 ns of an 8-byte Put's 16 on one rank), ga's Put took
 // armci.Put's 10.8 ns. ReadInc's loop is gabench.c's, 20 000 calls (under a
-// millisecond); its set of 2026-11-28 was taken after ReadInc began to pin
-// its statistics slot before the fetch-and-add (below): in 5 gabench runs
-// alternated with the build before, 0.90-0.92x against 0.57-1.08x.
+// millisecond); ReadInc pins its statistics slot before the fetch-and-add
+// (below): pinned after it, its ratio moved between 0.57x and 1.08x from
+// run to run, against 0.90-0.92x.
 //
 // A patch inside one block, contiguous there and packed in the caller's
 // buffer, is placed from a table made at creation (quick.go): in one pass
@@ -585,8 +591,8 @@
 // into the owner's mapped storage (armci.Direct, whose one-element put, get
 // and accumulate inline), and its statistics are added in place under one
 // pin of a per-P slot (internal/percpu), without a locked instruction. On
-// this machine a call costs 1.2-1.6 ns: an 8-byte Put made eight and makes
-// five (Put, quick, tally, and the runtime's pin and unpin), 16 ns on one rank
+// this machine a call costs 1.2-1.6 ns: an 8-byte Put makes five (Put,
+// quick, tally, and the runtime's pin and unpin), 16 ns on one rank
 // against armci.Put's 10.8. ReadInc on integers takes the same way to a CPU
 // fetch-and-add, counted after it; with two processes on one counter every
 // nanosecond between two fetch-and-adds costs rate.
