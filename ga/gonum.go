@@ -101,8 +101,11 @@ func cdenseOf(data []complex128, r, c, stride int) *mat.CDense {
 	return m
 }
 
-// GetDense reads the 2-D patch [lo, hi] of a (a 2-D slice of an n-D array
-// too, as MatmulPatch takes it) into a new *mat.Dense (NGA_Get).
+// GetDense reads the 2-D patch [lo, hi] of a into a new *mat.Dense
+// (NGA_Get). A patch of an n-D array is read as MatmulPatch reads an
+// operand, but for one along a dimension that is neither the first nor
+// the last, which GetDense reads as a column (MatmulPatch reads it as a
+// row unless the product's shapes make it a column).
 func GetDense(a *Array[float64], lo, hi []int) (*mat.Dense, error) {
 	p, err := matrixPatch("GetDense", a, lo, hi)
 	if err != nil {
