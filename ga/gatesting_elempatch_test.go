@@ -117,12 +117,12 @@ func elempatchCase[T ga.Elem](t *testing.T, op epOp, dim int) {
 	// complex ones also val3 = 100·val, val4 = 100·val2, and val6, val7:
 	// val3 and val4 with their parts swapped.
 	s3, c3 := math.Sin(3), math.Cos(3)
-	val, val2, val5 := elemOfC[T](complex(-s3, -c3)), elemOfC[T](complex(2*s3, 2*c3)), elemOfC[T](5)
+	val, val2, val5 := fromC[T](complex(-s3, -c3)), fromC[T](complex(2*s3, 2*c3)), fromC[T](5)
 	if !isComplex[T]() {
 		val, val2 = mk[T](-2, 0), mk[T](-3, 0)
 	}
-	val3, val4 := elemOfC[T](complex(-s3*100, -c3*100)), elemOfC[T](complex(2*s3*100, 2*c3*100))
-	val6, val7 := elemOfC[T](complex(-c3*100, -s3*100)), elemOfC[T](complex(2*c3*100, 2*s3*100))
+	val3, val4 := fromC[T](complex(-s3*100, -c3*100)), fromC[T](complex(2*s3*100, 2*c3*100))
+	val6, val7 := fromC[T](complex(-c3*100, -s3*100)), fromC[T](complex(2*c3*100, 2*s3*100))
 
 	must(t, a.FillPatch(lo, hi, val))
 	must(t, b.FillPatch(lo, hi, val2))
@@ -240,11 +240,11 @@ func epDivModel[T ga.Elem](x, y T) T {
 	if math.Abs(c) >= math.Abs(d) {
 		r := d / c
 		s := 1 / (c * (1 + r*r))
-		return elemOfC[T](complex((a+b*r)*s, (b-a*r)*s))
+		return fromC[T](complex((a+b*r)*s, (b-a*r)*s))
 	}
 	r := c / d
 	s := 1 / (d * (1 + r*r))
-	return elemOfC[T](complex((a*r+b)*s, (b*r-a)*s))
+	return fromC[T](complex((a*r+b)*s, (b*r-a)*s))
 }
 
 // pnFill is elempatch.c's NGA_Pnfill_patch on a whole regular array: each
@@ -263,25 +263,4 @@ func pnFill[T ga.Elem](t *testing.T, a *ga.Array[T]) {
 		must(t, a.ReleaseUpdate(lo, hi))
 	}
 	must(t, ga.Sync())
-}
-
-// elemOfC is z as a T: its real part for the real types (truncated toward
-// zero for the integers).
-func elemOfC[T ga.Elem](z complex128) T {
-	var v T
-	switch p := any(&v).(type) {
-	case *int32:
-		*p = int32(real(z))
-	case *int64:
-		*p = int64(real(z))
-	case *float32:
-		*p = float32(real(z))
-	case *float64:
-		*p = real(z)
-	case *complex64:
-		*p = complex64(z)
-	case *complex128:
-		*p = z
-	}
-	return v
 }

@@ -26,54 +26,13 @@ func TestGATestingGatscat(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		must(t, ga.Init())
 		defer endGA(t)
-		const n = 100
 		me, nproc := ga.Nodeid(), ga.Nnodes()
-		a, err := ga.Create[int32]("A", []int{n, n}, nil)
-		must(t, err)
+		a, values, subs := dealtScatter(t)
 		defer destroy(t, a)
-
-		size := n * n
-		sizeMe := size / nproc
-		if me < size%nproc {
-			sizeMe++
-		}
-		sum := []int64{int64(sizeMe)}
-		must(t, ga.Gop(sum, "+"))
-		if sum[0] != int64(size) {
-			fatalf(t, "sizes add up to %d, want %d", sum[0], size)
-		}
-
-		values := make([]int32, sizeMe)
-		subs := make([][]int, sizeMe)
-		for k, c := 0, me; k < sizeMe; k, c = k+1, c+nproc {
-			values[k] = int32(c)
-			subs[k] = []int{c % n, c / n}
-		}
-		// block checks this process's block: element (i, j) must be
-		// mult·(j·N+i).
-		block := func(what string, mult int32) {
-			lo, hi, ok := a.Distribution(me)
-			if !ok {
-				return
-			}
-			data, ld, err := a.Access(lo, hi)
-			must(t, err)
-			bad := 0
-			for i := lo[0]; i <= hi[0]; i++ {
-				for j := lo[1]; j <= hi[1]; j++ {
-					got, want := data[(i-lo[0])*ld[0]+j-lo[1]], mult*int32(j*n+i)
-					if got != want && bad < 5 {
-						t.Errorf("%s: element (%d, %d) = %d, want %d", what, i, j, got, want)
-						bad++
-					}
-				}
-			}
-			must(t, a.Release(lo, hi))
-		}
 
 		must(t, a.Scatter(values, subs))
 		must(t, ga.Sync())
-		block("Scatter", 1)
+		checkDealt(t, a, "Scatter", 1)
 
 		clear(values)
 		must(t, ga.Sync())
@@ -88,13 +47,67 @@ func TestGATestingGatscat(t *testing.T) {
 
 		must(t, a.ScatterAcc(values, subs, 1))
 		must(t, ga.Sync())
-		block("ScatterAcc", 2)
+		checkDealt(t, a, "ScatterAcc", 2)
 
-		must(t, ga.AllocGatscatBuf(sizeMe))
+		must(t, ga.AllocGatscatBuf(len(values)))
 		must(t, ga.Sync())
 		must(t, a.ScatterAcc(values, subs, 1))
 		must(t, ga.Sync())
-		block("ScatterAcc with AllocGatscatBuf", 3)
+		checkDealt(t, a, "ScatterAcc with AllocGatscatBuf", 3)
 		must(t, ga.FreeGatscatBuf())
 	})
+}
+
+// dealtN is the order of the matrix of gatscat.c and mtest.c.
+const dealtN = 100
+
+// dealtScatter is the set-up gatscat.c and mtest.c share: a dealtN ×
+// dealtN int32 array, and this process's share of the numbers 0 to
+// dealtN²-1 dealt round robin (process me takes me, me+nproc, ...), each
+// with its subscript (c mod N, c div N). The shares' sizes must add up to
+// N², summed with Gop as with GA_Igop.
+func dealtScatter(t *testing.T) (a *ga.Array[int32], values []int32, subs [][]int) {
+	const n = dealtN
+	me, nproc := ga.Nodeid(), ga.Nnodes()
+	a, err := ga.Create[int32]("A", []int{n, n}, nil)
+	must(t, err)
+	size := n * n
+	sizeMe := size / nproc
+	if me < size%nproc {
+		sizeMe++
+	}
+	sum := []int64{int64(sizeMe)}
+	must(t, ga.Gop(sum, "+"))
+	if sum[0] != int64(size) {
+		fatalf(t, "sizes add up to %d, want %d", sum[0], size)
+	}
+	values = make([]int32, sizeMe)
+	subs = make([][]int, sizeMe)
+	for k, c := 0, me; k < sizeMe; k, c = k+1, c+nproc {
+		values[k] = int32(c)
+		subs[k] = []int{c % n, c / n}
+	}
+	return a, values, subs
+}
+
+// checkDealt checks this process's block of a, in place: element (i, j)
+// must be mult·(j·N+i), over the whole block, hi included.
+func checkDealt(t *testing.T, a *ga.Array[int32], what string, mult int32) {
+	lo, hi, ok := a.Distribution(ga.Nodeid())
+	if !ok {
+		return
+	}
+	data, ld, err := a.Access(lo, hi)
+	must(t, err)
+	bad := 0
+	for i := lo[0]; i <= hi[0]; i++ {
+		for j := lo[1]; j <= hi[1]; j++ {
+			got, want := data[(i-lo[0])*ld[0]+j-lo[1]], mult*int32(j*dealtN+i)
+			if got != want && bad < 5 {
+				t.Errorf("%s: element (%d, %d) = %d, want %d", what, i, j, got, want)
+				bad++
+			}
+		}
+	}
+	must(t, a.Release(lo, hi))
 }

@@ -21,43 +21,10 @@ func TestGATestingMtest(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		must(t, ga.Init())
 		defer endGA(t)
-		const n = 100
-		me, nproc := ga.Nodeid(), ga.Nnodes()
-		a, err := ga.Create[int32]("A", []int{n, n}, nil)
-		must(t, err)
+		a, values, subs := dealtScatter(t)
 		defer destroy(t, a)
-
-		size := n * n
-		sizeMe := size / nproc
-		if me < size%nproc {
-			sizeMe++
-		}
-		sum := []int64{int64(sizeMe)}
-		must(t, ga.Gop(sum, "+"))
-		if sum[0] != int64(size) {
-			fatalf(t, "the processes' counts add up to %d, want %d", sum[0], size)
-		}
-
-		values := make([]int32, sizeMe)
-		subs := make([][]int, sizeMe)
-		k := me
-		for i := range values {
-			values[i] = int32(k)
-			subs[i] = []int{k % n, k / n}
-			k = (k + nproc) % size
-		}
 		must(t, a.Scatter(values, subs))
 		must(t, ga.Sync())
-
-		data, lo, hi, ld, ok, err := a.AccessLocal()
-		must(t, err)
-		if ok {
-			eachSub(lo, hi, func(sub []int) {
-				if got, want := data[bufPos(lo, hi, ld, sub)], int32(sub[1]*n+sub[0]); got != want {
-					t.Errorf("A[%d][%d] = %d, want %d", sub[0], sub[1], got, want)
-				}
-			})
-			must(t, a.Release(lo, hi))
-		}
+		checkDealt(t, a, "Scatter", 1)
 	})
 }

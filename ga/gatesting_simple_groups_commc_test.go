@@ -27,41 +27,21 @@ import (
 // machine's one node. The test runs on that, and on simulated nodes: one
 // per process (GA C's view) at np 2 and 3, and nodes of two at np 3 and 4.
 func TestGATestingSimpleGroupsCommc(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		nodeOf func(rank, size int) int
-		ranks  []int
-	}{
-		{"real nodes", nil, []int{1, 2, 3, 4}},
-		{"a node each", func(r, _ int) int { return r }, []int{2, 3}},
-		{"nodes of two", func(r, _ int) int { return r / 2 }, []int{3, 4}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			mpitest.Run(t, func(t *testing.T) {
-				if c.nodeOf != nil {
-					defer ga.SimulateNodes(c.nodeOf)()
-				}
-				must(t, ga.Init())
-				defer endGA(t)
-				nodes := 1
-				if c.nodeOf != nil {
-					nodes = c.nodeOf(ga.Nnodes()-1, ga.Nnodes()) + 1
-				}
-				simpleGroupsCommc(t, nodes)
-			}, mpitest.Ranks(c.ranks...))
-		})
-	}
+	onNodes(t, simpleGroupsCommc, mpitest.Transports(mpitest.SharedMemory))
 }
 
-// simpleGroupsCommc is the body of simple_groups_commc.c, on a job whose
-// processes run on the given number of nodes.
-func simpleGroupsCommc(t *testing.T, nodes int) {
+// simpleGroupsCommc is the body of simple_groups_commc.c.
+func simpleGroupsCommc(t *testing.T) {
 	const n = 4
 	me := ga.Nodeid()
 	inode := ga.ClusterNodeid()
 	nnodes := ga.ClusterNnodes()
-	if nnodes != nodes {
-		fatalf(t, "ClusterNnodes() = %d, want %d", nnodes, nodes)
+	total := 0
+	for i := range nnodes {
+		total += ga.ClusterNprocs(i)
+	}
+	if total != ga.Nnodes() || ga.ClusterProcNodeid(me) != inode {
+		fatalf(t, "%d nodes of %d processes in all, process %d on node %d (ClusterProcNodeid %d); want %d processes", nnodes, total, me, inode, ga.ClusterProcNodeid(me), ga.Nnodes())
 	}
 	must(t, ga.Sync())
 

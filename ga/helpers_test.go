@@ -80,8 +80,8 @@ func destroy[T ga.Elem](t *testing.T, a *ga.Array[T]) {
 // onNodes runs body, after Init, on the machine's own nodes (one, or two
 // on the two-node tier) and on nodes simulated inside it: a node per
 // process, and nodes of two processes, the last one smaller on 3 ranks;
-// over shared memory and TCP.
-func onNodes(t *testing.T, body func(t *testing.T)) {
+// over shared memory and TCP, unless opts say otherwise.
+func onNodes(t *testing.T, body func(t *testing.T), opts ...mpitest.Option) {
 	for _, c := range []struct {
 		name   string
 		nodeOf func(rank, size int) int
@@ -99,7 +99,7 @@ func onNodes(t *testing.T, body func(t *testing.T)) {
 				must(t, ga.Init())
 				defer endGA(t)
 				body(t)
-			}, mpitest.Ranks(c.ranks...), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+			}, append([]mpitest.Option{mpitest.Ranks(c.ranks...), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP)}, opts...)...)
 		})
 	}
 }

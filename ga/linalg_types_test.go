@@ -202,19 +202,25 @@ func conjT[T scalapack.Elem](v T) T {
 	return fromC[T](cmplx.Conj(complexOf(v)))
 }
 
-func fromC[T scalapack.Elem](c complex128) T {
-	var z T
-	switch p := any(&z).(type) {
+// fromC is z as a T: its real part for the real types (truncated toward
+// zero for the integers).
+func fromC[T ga.Elem](z complex128) T {
+	var v T
+	switch p := any(&v).(type) {
+	case *int32:
+		*p = int32(real(z))
+	case *int64:
+		*p = int64(real(z))
 	case *float32:
-		*p = float32(real(c))
+		*p = float32(real(z))
 	case *float64:
-		*p = real(c)
+		*p = real(z)
 	case *complex64:
-		*p = complex64(c)
+		*p = complex64(z)
 	case *complex128:
-		*p = c
+		*p = z
 	}
-	return z
+	return v
 }
 
 func epsT[T scalapack.Elem]() float64 {
