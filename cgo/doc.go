@@ -3,11 +3,14 @@
 // (blas.go), the small C shims they need, and the vectorized kernels of
 // accumulate, element-wise operations and streaming copies (kernels.h), and
 // a thread's time slice (sched.go: sched_setattr, which Go's syscall
-// package does not name on every architecture). It
-// is not an API: its
-// calls check nothing and may change with any release; packages mpi, blacs,
-// scalapack and armci wrap them in checked, idiomatic ones. The rules this
-// package keeps:
+// package does not name on every architecture). It is not an API: its
+// calls check nothing and may change with any release. Packages mpi,
+// blacs, scalapack and armci wrap them in checked, idiomatic ones; three
+// callers above them reach in directly, each for what no layer between
+// offers: ga for the element-wise kernels of its collectives (ckernels.go)
+// and the BLAS Gemm on mapped blocks (gemm_mapped.go), cmd/gabench for
+// Dgemm as a benchmark's limit, and internal/mpitest for Implementation,
+// to tell Open MPI from MPICH. The rules this package keeps:
 //
 //   - MPI handles cross into Go as small named integer types (Comm, Group,
 //     Datatype, Op, Win, Request). Open MPI's handles are pointers and MPICH's are
