@@ -12,7 +12,8 @@
 // and the first guess x is 1, as in the original; the preconditioner is its
 // scaled Jacobi one, 10/a_ii. The program prints δ = rᵀM⁻¹r at the start,
 // then per iteration β, δ and ‖r‖, and exits non-zero if the residual
-// breaks CG's bound or the answer does not solve the system.
+// breaks CG's bound or the answer does not solve the system. With -plot
+// FILE, process 0 draws ‖r_k‖/‖r_0‖ and that bound against k into FILE.
 package main
 
 import (
@@ -49,6 +50,11 @@ func run(out io.Writer) error {
 	n := m * m
 	if m < 2 || n < nproc {
 		return fmt.Errorf("-m %d: want a grid of 2 × 2 or more, and at least one row per process (%d)", m, nproc)
+	}
+	if *plotFile != "" {
+		if err := checkPlotFile(*plotFile); err != nil {
+			return err
+		}
 	}
 	maxit := *iters
 	if maxit <= 0 {
@@ -140,6 +146,7 @@ func run(out io.Writer) error {
 	// ρ = (√κ − 1)/(√κ + 1), from the A-norm bound on the error.
 	kappa := laplacianCond(m)
 	rho := (math.Sqrt(kappa) - 1) / (math.Sqrt(kappa) + 1)
+	curve.kappa, curve.resid, curve.bound = kappa, []float64{1}, []float64{2 * math.Sqrt(kappa)}
 	start := mpi.Wtime()
 	it := 0
 	for ; it < maxit && delta > *tol**tol*delta0; it++ {
@@ -176,8 +183,10 @@ func run(out io.Writer) error {
 		if me == 0 && ((it+1)%*every == 0 || it == 0) {
 			fmt.Fprintf(out, "\t%d\t%.15e\t%.15e\t%.15e\n", it+1, beta, delta, rn)
 		}
-		if bound := 2 * math.Sqrt(kappa) * math.Pow(rho, float64(it+1)) * r0; rn > bound*(1+1e-12) {
-			return fmt.Errorf("iteration %d: ||r|| %.6e above CG's bound %.6e (κ %.4g)", it+1, rn, bound, kappa)
+		bound := 2 * math.Sqrt(kappa) * math.Pow(rho, float64(it+1))
+		curve.resid, curve.bound = append(curve.resid, rn/r0), append(curve.bound, bound)
+		if rn > bound*r0*(1+1e-12) {
+			return fmt.Errorf("iteration %d: ||r|| %.6e above CG's bound %.6e (κ %.4g)", it+1, rn, bound*r0, kappa)
 		}
 	}
 	elapsed := mpi.Wtime() - start
@@ -204,6 +213,24 @@ func run(out io.Writer) error {
 	}
 	if err := ga.Brdcst(res, 0); err != nil {
 		return err
+	}
+	// Process 0 draws; the others learn from it whether that worked.
+	if *plotFile != "" {
+		failed, perr := []int{0}, error(nil)
+		if me == 0 {
+			if perr = drawCurve(*plotFile, m, nproc); perr != nil {
+				failed[0] = 1
+			}
+		}
+		if err := ga.Brdcst(failed, 0); err != nil {
+			return err
+		}
+		switch {
+		case perr != nil:
+			return fmt.Errorf("-plot %q: %w", *plotFile, perr)
+		case failed[0] != 0:
+			return fmt.Errorf("-plot %q: process 0 could not draw the residual curve", *plotFile)
+		}
 	}
 	bnorm := math.Sqrt(float64(n))
 	if me == 0 {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"image/png"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,6 +101,70 @@ func TestCG(t *testing.T) {
 		for k, w := range wantIters {
 			for c, name := range []string{"beta", "delta", "||r||"} {
 				near("iteration "+strconv.Itoa(k+1)+" "+name, iter[k][c], w[c], 1e-11)
+			}
+		}
+	})
+}
+
+// TestCGPlot draws the 10 × 10 grid's residual curve and checks on
+// process 0 that the file is a PNG of the picture's size and that the curve
+// is the run's printed ‖r‖ over ‖r₀‖, with the bound run checks beside it.
+func TestCGPlot(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "cg.png")
+		*side, *iters, *tol, *every, *plotFile = 10, 0, 1e-4, 1, file
+		defer func() { *plotFile = "" }()
+		var out bytes.Buffer
+		mpitest.Must(t, run(&out))
+		if mpi.World().Rank() != 0 {
+			return
+		}
+		f, err := os.Open(file)
+		if err != nil {
+			t.Errorf("-plot wrote nothing: %v", err)
+			return
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			return
+		}
+		if b := img.Bounds(); b.Dx() != 576 || b.Dy() != 384 {
+			t.Errorf("picture is %d × %d pixels, want 576 × 384 (6 × 4 in at 96 dpi)", b.Dx(), b.Dy())
+		}
+
+		var r0 float64
+		rs := []float64{1}
+		for _, line := range strings.Split(out.String(), "\n") {
+			f := strings.Fields(line)
+			switch {
+			case len(f) == 5 && f[0] == "delta0" && f[3] == "||r0||":
+				r0 = num(t, f[4])
+			case len(f) == 4 && f[0] == strconv.Itoa(len(rs)):
+				rs = append(rs, num(t, f[3])/r0)
+			}
+		}
+		if !(r0 > 0) {
+			t.Errorf("no ||r0|| printed:\n%s", out.String())
+			return
+		}
+		if len(rs) != len(wantIters)+1 || len(curve.resid) != len(rs) || len(curve.bound) != len(rs) {
+			t.Errorf("plotted %d residuals and %d bounds; the run printed %d iterations and the original does %d",
+				len(curve.resid), len(curve.bound), len(rs)-1, len(wantIters))
+			return
+		}
+		kappa := laplacianCond(10)
+		rho := (math.Sqrt(kappa) - 1) / (math.Sqrt(kappa) + 1)
+		for k := range rs {
+			if !(math.Abs(curve.resid[k]-rs[k]) <= 1e-14*rs[k]) {
+				t.Errorf("plotted ||r_%d||/||r_0|| = %.15e; the run printed %.15e", k, curve.resid[k], rs[k])
+			}
+			if want := 2 * math.Sqrt(kappa) * math.Pow(rho, float64(k)); !(math.Abs(curve.bound[k]-want) <= 1e-14*want) {
+				t.Errorf("plotted bound at k = %d is %.15e, want 2√κ·ρ^k = %.15e", k, curve.bound[k], want)
+			}
+			if !(curve.resid[k] <= curve.bound[k]) {
+				t.Errorf("k = %d: plotted residual %.6e above its bound %.6e", k, curve.resid[k], curve.bound[k])
 			}
 		}
 	})
