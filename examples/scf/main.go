@@ -3,7 +3,7 @@
 // GA's example global/examples/scf (scf.F, integ.F, input.F) in Go.
 //
 //	go build -o bin/scf ./examples/scf
-//	./mpirun.sh -np 4 bin/scf [-input be.inpt] [-maxiter 30] [-tol 0.5e-3]
+//	./mpirun.sh -np 4 bin/scf [-input be.inpt] [-maxiter 30] [-tol 0.5e-3] [-plot scf.png]
 //
 // Each atom carries 15 normalized s-type Gaussians (nine on the nucleus,
 // six displaced ±1.6 bohr along the axes). Every step of an iteration is a
@@ -46,6 +46,7 @@ var (
 	maxiter = flag.Int("maxiter", 30, "give up after this many iterations")
 	tol     = flag.Float64("tol", 0.5e-3, "converged when no density element changes by more than this")
 	chunk   = flag.Int("chunk", 20, "block size of the task pools")
+	plotTo  = flag.String("plot", "", "draw the energy and deltad per iteration into this file (.png or .svg)")
 )
 
 func main() {
@@ -95,6 +96,11 @@ func run(out io.Writer) error {
 	if *maxiter < 1 || *chunk < 1 || !(*tol > 0) {
 		return fmt.Errorf("-maxiter %d, -chunk %d, -tol %g: all must be positive", *maxiter, *chunk, *tol)
 	}
+	if *plotTo != "" {
+		if _, err := plotFormat(*plotTo); err != nil {
+			return err
+		}
+	}
 	xyz, err := readInput()
 	if err != nil {
 		return err
@@ -128,6 +134,7 @@ func run(out io.Writer) error {
 
 	var (
 		energies  []float64
+		deltads   []float64
 		eigv      []float64
 		asymWorst float64
 		converged bool
@@ -169,6 +176,7 @@ func run(out io.Writer) error {
 		}
 		energy := m.enrep + eone + etwo
 		energies = append(energies, energy)
+		deltads = append(deltads, deltad)
 		if me == 0 {
 			fmt.Fprintf(out, " iter=%3d, energy=%15.8f, deltad=%s, deltaf=%s\n", iter, energy, fortranD(deltad), fortranD(tester))
 		}
@@ -205,6 +213,11 @@ func run(out io.Writer) error {
 		fmt.Fprintf(out, "  --------------- --------------- --------------- --------------- --------\n")
 		fmt.Fprintf(out, "  %15d %15d %15d %15d%9.6f\n", cuts[0], cuts[1], cuts[2], nints, float64(cuts[2])/float64(nints))
 		fmt.Fprintf(out, "\n elapsed time in seconds %.3f on %d processes\n", elapsed, ga.Nnodes())
+	}
+	if *plotTo != "" {
+		if err := drawOn0(*plotTo, series{energy: energies, deltad: deltads}); err != nil {
+			return err
+		}
 	}
 	return check(out, me == 0, checks{
 		converged: converged, iters: iter, energies: energies, asym: asymWorst,

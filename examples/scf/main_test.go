@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"image/png"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/goga-hpc/goga/examples/internal/extest"
 	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/mpi"
 )
 
 func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
@@ -103,4 +110,50 @@ func TestSCFBe2(t *testing.T) {
 // TestSCFBe4 runs the original's own input, be.inpt, as TestSCFBe2 does.
 func TestSCFBe4(t *testing.T) {
 	extest.Run(t, run, wantBe4, func() { *input, *chunk, *maxiter, *tol = "", 20, 30, 0.5e-3 })
+}
+
+// TestSCFPlot runs TestSCFBe2's case with -plot: process 0 must write a PNG
+// of 16 × 14 cm at 96 dpi whose series are, iteration by iteration, the
+// energies and deltads the run printed. A -plot name that is neither .png
+// nor .svg is refused on every process before any work.
+func TestSCFPlot(t *testing.T) {
+	iterLine := regexp.MustCompile(`(?m)^ iter=\s*(\d+), energy=\s*(\S+), deltad=\s*(\S+),`)
+	mpitest.Run(t, func(t *testing.T) {
+		name := filepath.Join(t.TempDir(), "scf.png")
+		*input, *chunk, *maxiter, *tol, *plotTo = "testdata/be2.inpt", 7, 30, 0.5e-3, name
+		defer func() { *plotTo = "" }()
+		plotted = series{}
+		var out bytes.Buffer
+		mpitest.Must(t, run(&out))
+		if mpi.World().Rank() == 0 {
+			f, err := os.Open(name)
+			mpitest.Must(t, err)
+			cfg, err := png.DecodeConfig(f)
+			f.Close()
+			mpitest.Must(t, err)
+			if cfg.Width != 605 || cfg.Height != 529 {
+				t.Errorf("picture is %d × %d pixels, want 605 × 529", cfg.Width, cfg.Height)
+			}
+			lines := iterLine.FindAllStringSubmatch(out.String(), -1)
+			if len(lines) != 8 || len(plotted.energy) != len(lines) || len(plotted.deltad) != len(lines) {
+				t.Errorf("%d iterations printed (want 8), %d energies and %d deltads plotted",
+					len(lines), len(plotted.energy), len(plotted.deltad))
+			}
+			for i, l := range lines[:min(len(lines), len(plotted.energy), len(plotted.deltad))] {
+				e, d := fmt.Sprintf("%.8f", plotted.energy[i]), strings.TrimSpace(fortranD(plotted.deltad[i]))
+				if l[1] != fmt.Sprint(i+1) || l[2] != e || l[3] != d {
+					t.Errorf("printed iteration %s: energy %s, deltad %s; plotted point %d: %s, %s", l[1], l[2], l[3], i+1, e, d)
+				}
+			}
+		}
+
+		*plotTo = filepath.Join(t.TempDir(), "scf.jpg")
+		err := run(&bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), `extension ".jpg"`) {
+			t.Errorf("-plot %s: error %v, want one naming the extension", *plotTo, err)
+		}
+		if _, serr := os.Stat(*plotTo); serr == nil {
+			t.Errorf("-plot %s wrote a file", *plotTo)
+		}
+	})
 }
