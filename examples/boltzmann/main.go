@@ -12,7 +12,8 @@
 // the halo (UpdateGhosts) and streams from it. The program prints what the
 // original prints (total mass and x and y momentum, every -every steps),
 // then the kinetic energy and the extremes of the vorticity, and can
-// write the fields in the original's TecPlot format (-out). It exits
+// write the fields in the original's TecPlot format (-out) and draw the
+// vorticity with velocity arrows over it (-plot, plot.go). It exits
 // non-zero unless the mass stays what it was to rounding and the cells of
 // the lid move at its velocity.
 package main
@@ -41,6 +42,7 @@ var (
 	dt        = flag.Float64("dt", 1, "time step")
 	lid       = flag.Float64("lid", 0.5, "velocity of the lid")
 	out       = flag.String("out", "", "write the final fields to this file, in TecPlot format")
+	plotFile  = flag.String("plot", "", "draw the final vorticity and velocity to this file (.png or .svg)")
 )
 
 // rho0 is the initial density: the original's single-precision literal 2.7.
@@ -116,6 +118,11 @@ func run(w io.Writer) error {
 		return fmt.Errorf("-steps %d -every %d: want steps ≥ 0 and every ≥ 1", *steps, *every)
 	case !(*xmax > 0 && *viscosity > 0 && *dt > 0):
 		return fmt.Errorf("-xmax %g -viscosity %g -dt %g: all must be positive", *xmax, *viscosity, *dt)
+	}
+	if *plotFile != "" {
+		if _, err := plotFormat(*plotFile); err != nil {
+			return err
+		}
 	}
 	p := newParams(size, *xmax, *viscosity, *dt, *lid)
 
@@ -255,6 +262,11 @@ func run(w io.Writer) error {
 	}
 	if *out != "" && me == 0 {
 		if err := writeTecplot(*out, flda, p); err != nil {
+			return err
+		}
+	}
+	if *plotFile != "" && me == 0 {
+		if err := plotFlow(*plotFile, flda, p, *steps); err != nil {
 			return err
 		}
 	}

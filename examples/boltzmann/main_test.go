@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"image/png"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,7 +55,7 @@ const (
 // what it prints with the original's.
 func TestBoltzmann(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
-		*n, *xmax, *viscosity, *dt, *lid, *steps, *every, *out = 32, 62, 1, 1, 0.5, 40, 10, ""
+		*n, *xmax, *viscosity, *dt, *lid, *steps, *every, *out, *plotFile = 32, 62, 1, 1, 0.5, 40, 10, "", ""
 		var buf bytes.Buffer
 		mpitest.Must(t, run(&buf))
 		if mpi.World().Rank() == 0 {
@@ -122,4 +124,87 @@ func compareOriginal(t *testing.T, text string) {
 	if !strings.Contains(text, " at "+origAtMin+"\n") || !strings.Contains(text, " at "+origAtMax+"\n") {
 		t.Errorf("the vorticity's extremes are not at %s and %s as the original's:\n%s", origAtMin, origAtMax, text)
 	}
+}
+
+// TestBoltzmannPlot runs the small cavity with -plot on 1-4 processes and
+// checks on process 0 that the picture is a PNG of the set size, drawn
+// from the fields the run printed: the vorticity's extremes exactly, the
+// kinetic energy to rounding, one arrow per stride-th cell each way with
+// that cell's velocity. A file name that is neither .png nor .svg is an
+// error on every process before the run.
+func TestBoltzmannPlot(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		defer func() { *plotFile = "" }()
+		*n, *xmax, *viscosity, *dt, *lid, *steps, *every, *out = 32, 62, 1, 1, 0.5, 40, 10, ""
+		*plotFile = filepath.Join(t.TempDir(), "flow.jpg")
+		if err := run(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "flow.jpg") {
+			t.Errorf("-plot flow.jpg: got error %v, want one naming the file", err)
+		}
+		*plotFile = filepath.Join(t.TempDir(), "flow.png")
+		var buf bytes.Buffer
+		mpitest.Must(t, run(&buf))
+		if mpi.World().Rank() != 0 {
+			return
+		}
+		text := buf.String()
+		f, err := os.Open(*plotFile)
+		if err != nil {
+			t.Errorf("the picture: %v", err)
+			return
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Errorf("the picture does not decode as PNG: %v", err)
+			return
+		}
+		wantW, wantH := int(math.Round(plotW.Dots(plotDPI))), int(math.Round(plotH.Dots(plotDPI)))
+		if b := img.Bounds(); b.Dx() != wantW || b.Dy() != wantH {
+			t.Errorf("the picture is %d × %d pixels, want %d × %d", b.Dx(), b.Dy(), wantW, wantH)
+		}
+
+		if drawn.n != *n || len(drawn.fld) != *n**n*nField {
+			t.Errorf("drawn %d values on a %d-point side, want %d on %d", len(drawn.fld), drawn.n, *n**n*nField, *n)
+			return
+		}
+		vmin, vmax, ke := math.Inf(1), math.Inf(-1), 0.0
+		for c := 0; c < *n**n; c++ {
+			v := drawn.fld[c*nField:]
+			vmin, vmax = min(vmin, v[fVort]), max(vmax, v[fVort])
+			ke += 0.5 * v[fRho] * (v[fUx]*v[fUx] + v[fUy]*v[fUy])
+		}
+		printed := func(prefix string) float64 {
+			v := values(t, text, prefix)
+			if len(v) != 1 {
+				t.Errorf("want one line %q in:\n%s", prefix, text)
+				return math.NaN()
+			}
+			return v[0]
+		}
+		if p := printed("Smallest vorticity is "); vmin != p {
+			t.Errorf("the drawn vorticity's least is %.17g, the run printed %.17g", vmin, p)
+		}
+		if p := printed("Largest vorticity is "); vmax != p {
+			t.Errorf("the drawn vorticity's largest is %.17g, the run printed %.17g", vmax, p)
+		}
+		if p := printed("Kinetic energy is "); math.Abs(ke-p) > 1e-12*p {
+			t.Errorf("the drawn fields' kinetic energy is %.17g, the run printed %.17g", ke, p)
+		}
+		if !(drawn.hi > 0 && drawn.lo == -drawn.hi && drawn.hi <= max(-vmin, vmax)) {
+			t.Errorf("colour range [%g, %g]: want symmetric about 0, within the vorticity's [%g, %g]", drawn.lo, drawn.hi, vmin, vmax)
+		}
+
+		// n = 32 and 16 arrows a side: every 2nd cell from 1.
+		if len(drawn.arrows) != 16*16 {
+			t.Errorf("drew %d arrows, want 16 × 16", len(drawn.arrows))
+		}
+		for k, a := range drawn.arrows {
+			i, j := 1+2*(k/16), 1+2*(k%16)
+			c := (i**n + j) * nField
+			if a.i != i || a.j != j || a.ux != drawn.fld[c+fUx] || a.uy != drawn.fld[c+fUy] {
+				t.Errorf("arrow %d is %+v, want cell (%d, %d) with velocity (%g, %g)", k, a, i, j, drawn.fld[c+fUx], drawn.fld[c+fUy])
+				break
+			}
+		}
+	})
 }
