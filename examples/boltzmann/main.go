@@ -26,6 +26,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/goga-hpc/goga/examples/internal/explot"
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
@@ -120,7 +121,7 @@ func run(w io.Writer) error {
 		return fmt.Errorf("-xmax %g -viscosity %g -dt %g: all must be positive", *xmax, *viscosity, *dt)
 	}
 	if *plotFile != "" {
-		if _, err := plotFormat(*plotFile); err != nil {
+		if _, err := explot.Format(*plotFile); err != nil {
 			return err
 		}
 	}

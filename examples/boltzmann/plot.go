@@ -3,21 +3,16 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/goga-hpc/goga/examples/internal/explot"
 	"github.com/goga-hpc/goga/ga"
 )
 
@@ -45,16 +40,6 @@ var drawn struct {
 type arrow struct {
 	i, j   int
 	ux, uy float64
-}
-
-// plotFormat returns the picture format path's extension names, or an
-// error naming the flag.
-func plotFormat(path string) (string, error) {
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
-	if ext != "png" && ext != "svg" {
-		return "", fmt.Errorf("-plot %q: want a file name ending in .png or .svg", path)
-	}
-	return ext, nil
 }
 
 // vortGrid is the vorticity on the cavity's points, for plotter.HeatMap:
@@ -109,10 +94,6 @@ func (a arrows) Plot(c draw.Canvas, pl *plot.Plot) {
 // it, to path (PNG or SVG by its extension). The colour scale is
 // symmetric about 0 and clipped (colourLimit).
 func plotFlow(path string, flda *ga.Array[float64], p *params, steps int) error {
-	format, err := plotFormat(path)
-	if err != nil {
-		return err
-	}
 	size := p.n
 	fld := make([]float64, size*size*nField)
 	if err := flda.Get([]int{0, 0, 0}, []int{size - 1, size - 1, nField - 1}, fld, []int{size, nField}); err != nil {
@@ -161,32 +142,18 @@ func plotFlow(path string, flda *ga.Array[float64], p *params, steps int) error 
 	bar.Y.Min, bar.Y.Max = -lim, lim
 	bar.Y.Label.Text = fmt.Sprintf("vorticity (clipped at ±%.3g)", lim)
 
-	var c interface {
-		vg.CanvasSizer
-		io.WriterTo
-	}
-	if format == "svg" {
-		c = vgsvg.New(plotW, plotH)
-	} else {
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotW, plotH), vgimg.UseDPI(plotDPI))}
-	}
-	dc := draw.New(c)
-	m := vg.Points(8)
-	pl.Draw(draw.Crop(dc, m, -barW, m, -m))
-	// The bar's ends line up with the cavity's: below the main plot's
-	// title, above its x axis.
-	bar.Draw(draw.Crop(dc, plotW-barW+m, -m, 1.1*vg.Centimeter, -0.75*vg.Centimeter))
-
-	f, err := os.Create(path)
+	err := explot.Save(path, plotW, plotH, plotDPI, func(dc draw.Canvas) {
+		m := vg.Points(8)
+		pl.Draw(draw.Crop(dc, m, -barW, m, -m))
+		// The bar's ends line up with the cavity's: below the main plot's
+		// title, above its x axis.
+		bar.Draw(draw.Crop(dc, plotW-barW+m, -m, 1.1*vg.Centimeter, -0.75*vg.Centimeter))
+	})
 	if err != nil {
 		return err
 	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
 	drawn.n, drawn.fld, drawn.arrows, drawn.lo, drawn.hi = size, fld, list, -lim, lim
-	return f.Close()
+	return nil
 }
 
 // colourLimit is where the colour scale saturates: the 98th percentile of

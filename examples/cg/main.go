@@ -23,6 +23,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/goga-hpc/goga/examples/internal/explot"
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
@@ -52,7 +53,7 @@ func run(out io.Writer) error {
 		return fmt.Errorf("-m %d: want a grid of 2 × 2 or more, and at least one row per process (%d)", m, nproc)
 	}
 	if *plotFile != "" {
-		if err := checkPlotFile(*plotFile); err != nil {
+		if _, err := explot.Format(*plotFile); err != nil {
 			return err
 		}
 	}

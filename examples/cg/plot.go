@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"image/color"
-	"path/filepath"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -23,15 +21,6 @@ const plotW, plotH = 6 * vg.Inch, 4 * vg.Inch
 var curve struct {
 	resid, bound []float64
 	kappa        float64
-}
-
-// checkPlotFile checks -plot's extension before any work, on every
-// process alike.
-func checkPlotFile(file string) error {
-	if ext := strings.ToLower(filepath.Ext(file)); ext != ".png" && ext != ".svg" {
-		return fmt.Errorf("-plot %q: want a .png or .svg file", file)
-	}
-	return nil
 }
 
 // drawCurve writes the residual curve and its bound on a log scale to file.

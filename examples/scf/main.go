@@ -36,6 +36,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goga-hpc/goga/examples/internal/explot"
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/internal/program"
 	"github.com/goga-hpc/goga/mpi"
@@ -97,7 +98,7 @@ func run(out io.Writer) error {
 		return fmt.Errorf("-maxiter %d, -chunk %d, -tol %g: all must be positive", *maxiter, *chunk, *tol)
 	}
 	if *plotTo != "" {
-		if _, err := plotFormat(*plotTo); err != nil {
+		if _, err := explot.Format(*plotTo); err != nil {
 			return err
 		}
 	}

@@ -3,19 +3,14 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/goga-hpc/goga/examples/internal/explot"
 	"github.com/goga-hpc/goga/ga"
 )
 
@@ -36,23 +31,9 @@ type series struct {
 // with what the run printed.
 var plotted series
 
-// plotFormat is the format the name's extension asks for, "png" or "svg".
-func plotFormat(name string) (string, error) {
-	switch ext := strings.ToLower(filepath.Ext(name)); ext {
-	case ".png", ".svg":
-		return ext[1:], nil
-	default:
-		return "", fmt.Errorf("-plot %q: extension %q; want .png or .svg", name, ext)
-	}
-}
-
 // savePlot draws s in two panels, the energy above and log10 deltad with
 // the threshold below, into the file name.
 func savePlot(name string, s series, tol float64) error {
-	format, err := plotFormat(name)
-	if err != nil {
-		return err
-	}
 	energy, err := panel(s.energy, func(v float64) float64 { return v }, color.RGBA{R: 0x1f, G: 0x5f, B: 0xa8, A: 0xff})
 	if err != nil {
 		return err
@@ -83,32 +64,15 @@ func savePlot(name string, s series, tol float64) error {
 	delta.Legend.Top = true
 	delta.Y.Min = min(delta.Y.Min, math.Log10(tol))
 
-	var c interface {
-		vg.CanvasSizer
-		io.WriterTo
-	}
-	if format == "svg" {
-		c = vgsvg.New(plotWidth, plotHeight)
-	} else {
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI))}
-	}
-	dc := draw.New(c)
-	m := vg.Points(8)
-	dc = draw.Crop(dc, m, -m, m, -m)
-	tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(12)}
-	plots := [][]*plot.Plot{{energy}, {delta}}
-	for i, row := range plot.Align(plots, tiles, dc) {
-		plots[i][0].Draw(row[0])
-	}
-
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	_, err = c.WriteTo(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err = explot.Save(name, plotWidth, plotHeight, plotDPI, func(dc draw.Canvas) {
+		m := vg.Points(8)
+		dc = draw.Crop(dc, m, -m, m, -m)
+		tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(12)}
+		plots := [][]*plot.Plot{{energy}, {delta}}
+		for i, row := range plot.Align(plots, tiles, dc) {
+			plots[i][0].Draw(row[0])
+		}
+	})
 	if err == nil {
 		plotted = s
 	}
