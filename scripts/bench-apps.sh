@@ -48,9 +48,9 @@ export OPENBLAS_NUM_THREADS=1
 params() {
   label= goga_args= orig_args= iters=
   case "$1:$size" in
-  # Beryllium atoms 4.0 apart on a line, as in be.inpt and be16.inpt.
-  # be.inpt's 4 atoms take about 10 ms; 5 atoms converge in 17
-  # iterations, with damping, in both (examples/README.md).
+  # Beryllium atoms 4.0 apart on a line, as in be.inpt and be16.inpt;
+  # 5 atoms converge in 17 iterations, with damping, in both
+  # (examples/README.md).
   scf:full) natoms=5 ;;
   scf:small) natoms=2 ;;
   # The 5-point Laplacian of an m × m grid, b = 1, x₀ = 1, preconditioned
