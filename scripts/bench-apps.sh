@@ -15,10 +15,10 @@
 # Environment: APPS (the applications, default all four), SIZE (full, the
 # sizes to report, or small, a smoke run of a second or so each),
 # BENCH_RUNS (default 5), LIMIT (seconds a run may take before it is
-# reported as not finished, default 600).
+# reported as not finished, default 300).
 #
-# Output (stdout, also bin/bench-apps.tsv; progress on stderr): compare.sh's columns with the
-# application and the layout in front,
+# Output (stdout, also bin/bench-apps.tsv; progress on stderr):
+# compare.sh's columns with the application and the layout in front,
 #
 #	app layout metric size goga original unit ratio
 #
@@ -39,7 +39,7 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 out=$top/bin/bench-apps
 size=${SIZE:-full}
-limit=${LIMIT:-600}
+limit=${LIMIT:-300}
 export OPENBLAS_NUM_THREADS=1
 
 # params APP sets, for the size asked for: label (the problem, for the
