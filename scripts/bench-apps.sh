@@ -206,37 +206,36 @@ build_orig() {
     ;;
   cg)
     cp "$ga"/global/examples/conjugate_gradient/{ga_cg.c,matvecmul.c,read_input.c,computeloops.F,finclude.h} "$dir"
-    local src=$dir
     # read_input.c gives each process the rows from its first to its
     # last, the next process's first, exclusive, and every loop runs to
     # last−1; but the last process's end was set to na−1, so the matrix's
     # last row was never computed (and δ₀ changed with the process count).
-    sub "$src/read_input.c" "alllastrow[nproc-1]=na-1;" "alllastrow[nproc-1]=na;"
+    sub "$dir/read_input.c" "alllastrow[nproc-1]=na-1;" "alllastrow[nproc-1]=na;"
     # The loops read each row's end from the row pointer after it, which
     # for a process's last row lies past its part of ROW (and for the
     # matrix's last, past ROW): ROW gets the na+1 pointers and each process
     # Gets its rows' pointers and the one after them.
-    sub "$src/read_input.c" 'ridx = NGA_Create_irreg(MT_C_INT, 1, &na , "ROW", &nproc,allfirstrow);' \
+    sub "$dir/read_input.c" 'ridx = NGA_Create_irreg(MT_C_INT, 1, &na , "ROW", &nproc,allfirstrow);' \
       '{ int nap1 = na + 1; ridx = NGA_Create_irreg(MT_C_INT, 1, &nap1, "ROW", &nproc, allfirstrow); }'
-    sub "$src/read_input.c" "NGA_Put(ridx,&lo,&hi,irow,&hi);" "hi = na; NGA_Put(ridx,&lo,&hi,irow,&hi); hi = na - 1;"
-    sub "$src/ga_cg.c" "    NGA_Distribution(ridx,me,&lo,&hi);
+    sub "$dir/read_input.c" "NGA_Put(ridx,&lo,&hi,irow,&hi);" "hi = na; NGA_Put(ridx,&lo,&hi,irow,&hi); hi = na - 1;"
+    sub "$dir/ga_cg.c" "    NGA_Distribution(ridx,me,&lo,&hi);
     NGA_Access(ridx,&lo,&hi,&myrp,&zero);" "    NGA_Distribution(rvec,me,&lo,&hi);
     { int rlo = lo, rhi = hi + 1, ld = 1; myrp = malloc(sizeof(int) * (hi - lo + 2)); NGA_Get(ridx, &rlo, &rhi, myrp, &ld); }"
     # matvecmul.c's buffer for the whole vector is never allocated (its
     # GA_Malloc_local is commented out), and the final check crashes.
-    sub "$src/read_input.c" "/* ga_vecptr = (double *)GA_Malloc_local(na*sizeof(double)); */" \
+    sub "$dir/read_input.c" "/* ga_vecptr = (double *)GA_Malloc_local(na*sizeof(double)); */" \
       "ga_vecptr = (double *)malloc(na*sizeof(double));"
     # Each iteration Gets the whole of d over the local part that the
     # previous iteration updated, so d never changes and the method ends in
     # NaN after about 10 iterations: the new d is Put (and synced) first.
-    sub "$src/ga_cg.c" "    for(i=0;i<nit && deltanew>(1e-8*delta0);i++){
+    sub "$dir/ga_cg.c" "    for(i=0;i<nit && deltanew>(1e-8*delta0);i++){
 " "    for(i=0;i<nit && deltanew>(1e-8*delta0);i++){
       NGA_Put(dvec,&lo,&hi,dvecptr,&hi);
       GA_Sync();
 "
     # x is updated in the local copy only; the final check reads its
     # global array, so it is Put there first.
-    sub "$src/ga_cg.c" "    GA_Zero(qvec);
+    sub "$dir/ga_cg.c" "    GA_Zero(qvec);
     GA_Zero(rvec);
     matvecmul(" "    NGA_Put(xvec,&lo,&hi,xvecptr,&hi);
     GA_Sync();
@@ -245,7 +244,7 @@ build_orig() {
     matvecmul("
     # f_matvecmul's row sum starts undefined, and it writes a line per
     # element of A, which would time the printing.
-    sub "$src/computeloops.F" "      k=0
+    sub "$dir/computeloops.F" "      k=0
       l=1
       do i=firstrow, lastrow-1
         k=k+1
@@ -256,7 +255,7 @@ build_orig() {
       do i=firstrow, lastrow-1
         k=k+1
 "
-    sub "$src/computeloops.F" "          write(6,*) i,j,k,myrowlist(k+1),l
+    sub "$dir/computeloops.F" "          write(6,*) i,j,k,myrowlist(k+1),l
 " ""
     # The input: A (nz doubles), the na+1 row pointers and nz+1 columns
     # (32-bit, 1-based), b (na+1 doubles), as read_input.c reads them.
