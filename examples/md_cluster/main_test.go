@@ -82,7 +82,8 @@ func TestMdCluster(t *testing.T) {
 // process, which takes the tasks in order as the original's one process
 // does, and wants what it printed at steps 100, 200 and 300, to its
 // printed digits: on one process the same run, on more the same with the
-// atoms split between the group's processes.
+// atoms split between the group's processes. In the two-node pass the
+// group spans both nodes, and its Gets and Gops cross the network.
 func TestOriginal(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		p := defaults
@@ -100,7 +101,7 @@ func TestOriginal(t *testing.T) {
 				}
 			}
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // TestAverages runs the default input on groups of one process, where
@@ -121,7 +122,7 @@ func TestAverages(t *testing.T) {
 				{"temperature", r[fMeans+2], originalTemperature[n-2]},
 				{"potential energy", r[fMeans+3], originalPotential[n-2]},
 			} {
-				mean, dev := meanDeviation(q.original)
+				mean, dev := extest.MeanDeviation(q.original)
 				if math.Abs(q.got-mean) > 4*dev {
 					t.Errorf("%d atoms: average %s %.4f, the original's over 16 seeds %.4f ± %.4f", n, q.name, q.got, mean, dev)
 				}
@@ -136,15 +137,4 @@ func clusters1(t *testing.T, p params, size int) table {
 	tab, err := clusters(io.Discard, p, 8, size)
 	mpitest.Must(t, err)
 	return tab
-}
-
-func meanDeviation(x []float64) (mean, dev float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	for _, v := range x {
-		dev += (v - mean) * (v - mean)
-	}
-	return mean, math.Sqrt(dev / float64(len(x)-1))
 }

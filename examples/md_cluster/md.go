@@ -114,7 +114,9 @@ func simulate(n int, p params, g *gauss) (result, error) {
 		err := ga.Gop(parts, "+")
 		return parts, err
 	}
-	// positions are the whole array's, after every process's updates.
+	// positions are the whole array's, after every process's updates. A
+	// process moves its atoms again only after the Gop that ends the step,
+	// which every process reaches after its Get.
 	all := make([]float64, 3*n)
 	positions := func() error {
 		if err := ga.Sync(); err != nil {
