@@ -54,10 +54,13 @@ var (
 	seed     = flag.Int64("seed", -44933, "seed of the random number generator (negative)")
 )
 
-// energyTol is c in the bound c·dt² on the largest change of a cluster's
-// energy between two draws of the velocities, per atom, that the steps
-// make (velocity Verlet's error; the removal of the centre's motion is
-// accounted for).
+// energyTol is c in the bound c·dt²·atoms on the largest change of a
+// cluster's energy between two draws of the velocities that the steps make
+// (velocity Verlet's error; the removal of the centre's motion is
+// accounted for). Over the default run's 8 clusters with 4 seeds it
+// reaches 30 to 145 at dt 0.01, and alike at dt 0.005 (twice the steps and
+// draws every 200): the error scales as dt². A force that is not the
+// potential's gradient, or a first-order step, breaks it.
 const energyTol = 400
 
 // maxTrace bounds the energies recorded per task.

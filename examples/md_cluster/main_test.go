@@ -10,6 +10,7 @@ import (
 	"github.com/goga-hpc/goga/examples/internal/extest"
 	"github.com/goga-hpc/goga/ga"
 	"github.com/goga-hpc/goga/internal/mpitest"
+	"github.com/goga-hpc/goga/mpi"
 )
 
 func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
@@ -107,10 +108,29 @@ func TestOriginal(t *testing.T) {
 // TestAverages runs the default input on groups of one process, where
 // which process takes which task, and so the draws, depend on timing, and
 // wants each cluster's average temperature and potential energy within 4
-// standard deviations of the original's over 16 seeds.
+// standard deviations of the original's over 16 seeds. On one process it
+// also checks that the energy's error is velocity Verlet's: halving the
+// step over the same span of time must cut the largest changes between
+// draws (summed over the clusters) by more than 2.5, where 4 is the
+// asymptote, a first-order step gives 2 and a force that is not the
+// potential's gradient (2% too strong, say) less.
 func TestAverages(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		tab := clusters1(t, defaults, 1)
+		if mpi.World().Size() == 1 {
+			half := defaults
+			half.dt, half.steps, half.resample, half.center, half.equil = defaults.dt/2, 2*defaults.steps, 2*defaults.resample, 2*defaults.center, 2*defaults.equil
+			finer := clusters1(t, half, 1)
+			coarse, fine := 0.0, 0.0
+			for k := range originalPotential {
+				coarse += tab.task(k)[fDrift]
+				fine += finer.task(k)[fDrift]
+			}
+			t.Logf("largest energy changes between draws, summed: %.4f at dt %g, %.4f at dt %g", coarse, defaults.dt, fine, half.dt)
+			if !(coarse > 2.5*fine) {
+				t.Errorf("halving the time step cut the energy's changes from %.4f to %.4f only", coarse, fine)
+			}
+		}
 		for k := range originalPotential {
 			r := tab.task(k)
 			n := int(r[fAtoms])
