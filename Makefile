@@ -23,7 +23,7 @@ demo: build
 
 # The example programs (examples/README.md), built into bin/; make
 # example-NAME runs one on $(NP) ranks with ARGS.
-EXAMPLES := jacobi taskpool matmul mixed cinterop scf cg lennardjones boltzmann
+EXAMPLES := jacobi taskpool matmul mixed cinterop scf cg lennardjones boltzmann md_cluster
 ARGS ?=
 examples: deps
 	@mkdir -p bin

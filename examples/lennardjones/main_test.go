@@ -101,7 +101,7 @@ func TestAverages(t *testing.T) {
 			{"temperature", sum.production.temperature.mean(n), smallTemperature},
 			{"potential energy per particle", sum.production.potential.mean(n) / float64(small.natoms), smallPotential},
 		} {
-			mean, dev := meanDeviation(q.original)
+			mean, dev := extest.MeanDeviation(q.original)
 			if math.Abs(q.got-mean) > 3*dev {
 				t.Errorf("average %s %f, lennard.c's over 16 seeds %f ± %f", q.name, q.got, mean, dev)
 			}
@@ -161,15 +161,4 @@ func wantTotals(t *testing.T, what string, sum summary, want []string) {
 			t.Errorf("%s: total energy at step %d is %s, want %s", what, 250*k, got, w)
 		}
 	}
-}
-
-func meanDeviation(x []float64) (mean, dev float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	for _, v := range x {
-		dev += (v - mean) * (v - mean)
-	}
-	return mean, math.Sqrt(dev / float64(len(x)-1))
 }

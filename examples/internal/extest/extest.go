@@ -5,6 +5,7 @@ package extest
 import (
 	"bytes"
 	"io"
+	"math"
 	"strings"
 	"testing"
 
@@ -30,4 +31,18 @@ func Run(t *testing.T, run func(io.Writer) error, want string, settings ...func(
 			}
 		}
 	})
+}
+
+// MeanDeviation returns the mean of x and its sample standard deviation,
+// for comparing a run's averages with the spread of an original's over
+// several seeds.
+func MeanDeviation(x []float64) (mean, dev float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		dev += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(dev / float64(len(x)-1))
 }
