@@ -8,17 +8,16 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/goga-hpc/goga/cgo/internal/gen"
 )
 
 // typ is one element type. C is its C type, or its parts' for a complex
@@ -231,14 +230,14 @@ func generate(dir string) error {
 		uses = append(uses, u)
 	}
 	funcs, names := goFuncs()
-	if err := write(filepath.Join(dir, "kernels_gen.h"), header, uses, false); err != nil {
+	if err := gen.Write(filepath.Join(dir, "kernels_gen.h"), header, tmplFuncs, uses, false); err != nil {
 		return err
 	}
 	data := struct {
 		Calls []string
 		Funcs []fn
 	}{names, funcs}
-	return write(filepath.Join(dir, "kernels_gen.go"), gofile, data, true)
+	return gen.Write(filepath.Join(dir, "kernels_gen.go"), gofile, tmplFuncs, data, true)
 }
 
 // goFuncs expands the wrappers, and lists the C functions they call, in
@@ -283,23 +282,12 @@ var tmplFuncs = template.FuncMap{
 	"comment": func(s string) string { return "// " + strings.ReplaceAll(s, "\n", "\n// ") },
 }
 
+// expand is text, a template over t; a template that does not execute is
+// a fault of the table.
 func expand(text string, t typ) string {
-	var b bytes.Buffer
-	template.Must(template.New("").Funcs(tmplFuncs).Parse(text)).Execute(&b, t)
-	return b.String()
-}
-
-func write(path, text string, data any, gofmt bool) error {
-	var b bytes.Buffer
-	if err := template.Must(template.New(path).Funcs(tmplFuncs).Parse(text)).Execute(&b, data); err != nil {
-		return err
+	s, err := gen.Expand(text, tmplFuncs, t)
+	if err != nil {
+		panic(err)
 	}
-	src := b.Bytes()
-	if gofmt {
-		var err error
-		if src, err = format.Source(src); err != nil {
-			return fmt.Errorf("%s: %v", path, err)
-		}
-	}
-	return os.WriteFile(path, src, 0o644)
+	return s
 }
