@@ -41,10 +41,13 @@ var types = map[string]typ{
 	"complex128": {Go: "complex128", Name: "Complex128", C: "double", Complex: true},
 }
 
+// The rows' lists of types, in the order their functions appear; in
+// doubleFirst, float64 leads so that float32's wrapper can be documented
+// as the float64 one over float32.
 var (
-	all    = []string{"int32", "int64", "float32", "float64", "complex64", "complex128"}
-	floats = []string{"float32", "float64"}
-	real64 = []string{"float64", "float32"}
+	all         = []string{"int32", "int64", "float32", "float64", "complex64", "complex128"}
+	floats      = []string{"float32", "float64"}
+	doubleFirst = []string{"float64", "float32"}
 )
 
 // instance is one use of a kernels.h macro per type: Use is a template over
@@ -57,9 +60,9 @@ type instance struct {
 }
 
 var instances = []instance{
-	{Use: "GOGA_NORMS(goga_norms_{{.Go}}, {{.C}}, {{.Abs}})", Types: real64},
-	{Use: "GOGA_BEST(goga_argmax_{{.Go}}, {{.C}}, >, -{{.Inf}})", Types: real64},
-	{Use: "GOGA_BEST(goga_argmin_{{.Go}}, {{.C}}, <, {{.Inf}})", Types: real64},
+	{Use: "GOGA_NORMS(goga_norms_{{.Go}}, {{.C}}, {{.Abs}})", Types: doubleFirst},
+	{Use: "GOGA_BEST(goga_argmax_{{.Go}}, {{.C}}, >, -{{.Inf}})", Types: doubleFirst},
+	{Use: "GOGA_BEST(goga_argmin_{{.Go}}, {{.C}}, <, {{.Inf}})", Types: doubleFirst},
 	{Use: "GOGA_ELEMWISE({{.Go}}, {{.C}})", Types: floats},
 	{Use: "GOGA_STREAMING({{.Go}}, {{.C}}, {{.Vec}}, {{.Lanes}}, 32, _mm256_loadu_{{.Intrin}}, _mm256_mul_{{.Intrin}}, _mm256_add_{{.Intrin}}, _mm256_set1_{{.Intrin}}, _mm256_stream_{{.Intrin}})",
 		Else: "GOGA_STREAMING_NONE({{.Go}}, {{.C}})", Types: floats},
@@ -69,7 +72,7 @@ var instances = []instance{
 
 // wrapper is one exported Go function per type, named Name and the type's
 // Name (Name alone where Types is empty: CopyStream). Doc, Params, Results
-// and Body are templates over typ; {{scalar .  "a"}} is the Go value a as
+// and Body are templates over typ; {{scalar . "a"}} is the Go value a as
 // the C arguments the type's macro takes (a complex one as two parts).
 // With Like, the types after the first are documented as "X is Y over T."
 // Intro, if any, is a comment printed above the group.
@@ -129,7 +132,7 @@ cache. Like the accumulates, it takes its buffers as integers.`,
 		Body:    "return {{.Go}}(C.goga_dot_{{.Go}}(a, b, C.long(n)))",
 	},
 	{
-		Name: "Best", Types: real64, Like: true,
+		Name: "Best", Types: doubleFirst, Like: true,
 		Doc: `{{.Fn}} is the index of a's first largest element of n (smallest if
 !larger), NaN never winning; -1 when no element is above -Inf (below
 +Inf).`,
@@ -141,7 +144,7 @@ cache. Like the accumulates, it takes its buffers as integers.`,
 return int(C.goga_argmin_{{.Go}}(a, C.long(n)))`,
 	},
 	{
-		Name: "Norms", Types: real64, Like: true,
+		Name: "Norms", Types: doubleFirst, Like: true,
 		Doc: `{{.Fn}} returns the sum and the maximum of |a| over n {{.Go}},
 both NaN if any element is.`,
 		Params:  "a unsafe.Pointer, n int",
