@@ -9,6 +9,10 @@ import (
 	"github.com/goga-hpc/goga/cgo"
 )
 
+// Implementation names the MPI library goga is built against: "Open MPI",
+// or "MPICH" with the build tag mpich.
+const Implementation = cgo.Implementation
+
 // ThreadLevel is an MPI thread-support level.
 type ThreadLevel int
 

@@ -48,7 +48,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -321,7 +320,7 @@ func Run(t *testing.T, body func(t *testing.T), opts ...Option) {
 
 // MPICH reports whether goga was built against MPICH (the build tag
 // mpich) rather than Open MPI.
-func MPICH() bool { return cgo.Implementation == "MPICH" }
+func MPICH() bool { return mpi.Implementation == "MPICH" }
 
 // MPICHRMABug names the bug of Debian's MPICH 4.0.2 that makes MPI RMA
 // return wrong results, from plain C too (a regression of MPICH 4.0,

@@ -6,15 +6,14 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
 	"log"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/template"
+
+	"github.com/goga-hpc/goga/cgo/internal/gen"
 )
 
 // typ is one of ScaLAPACK's element types.
@@ -391,29 +390,18 @@ func generate(dir string) error {
 		Drivers []driver
 		Types   []typ
 	}{drivers, types}
-	if err := write(filepath.Join(dir, "scalapack_gen.h"), header, data, false); err != nil {
+	if err := gen.Write(filepath.Join(dir, "scalapack_gen.h"), header, funcs, data, false); err != nil {
 		return err
 	}
-	return write(filepath.Join(dir, "scalapack_gen.go"), gofile, data, true)
+	return gen.Write(filepath.Join(dir, "scalapack_gen.go"), gofile, funcs, data, true)
 }
 
+// expand is text, a template over t; a template that does not execute is
+// a fault of the table.
 func expand(text string, t typ) string {
-	var b bytes.Buffer
-	template.Must(template.New("").Parse(text)).Execute(&b, t)
-	return b.String()
-}
-
-func write(path, text string, data any, gofmt bool) error {
-	var b bytes.Buffer
-	if err := template.Must(template.New(path).Funcs(funcs).Parse(text)).Execute(&b, data); err != nil {
-		return err
+	s, err := gen.Expand(text, nil, t)
+	if err != nil {
+		panic(err)
 	}
-	src := b.Bytes()
-	if gofmt {
-		var err error
-		if src, err = format.Source(src); err != nil {
-			return fmt.Errorf("%s: %v", path, err)
-		}
-	}
-	return os.WriteFile(path, src, 0o644)
+	return s
 }
