@@ -9,7 +9,7 @@
 // element type, and kernels_gen.go wraps each instance for Go.
 //
 // The loops that stream memory (accumulate, axpby, mul, dot, argmax) have no
-// AVX-512 clone: on the AMD EPYC VM of 2026-11-26 (AVX-512 capable), one
+// AVX-512 clone: on an AMD EPYC VM (AVX-512 capable), one
 // process, its AVX-512 code was 8-15% slower than AVX2 on arrays past the L2
 // cache (8 MiB accumulate 257-264 against 216-233 µs; 64 MiB axpby 7.7
 // against 7.2 ms) and level with it below. The norms, which do more per
@@ -84,7 +84,7 @@
 // The same c = alpha*a + beta*b and c = a*b writing c with non-temporal
 // stores, for runs whose arrays are far larger than the last-level cache:
 // c is then not read into the cache before it is written, and not kept
-// there. On the AMD EPYC VM of 2026-11-27, two processes at once each
+// there. On an AMD EPYC VM, two processes at once each
 // multiplying arrays of 16 MiB took 870-1060 µs a pass against 1400-1650 on
 // huge pages (1400-1540 against 1920-2050 on 4 KiB pages); with 4 MiB
 // arrays, 172-177 against 234-260; with 2 MiB arrays, where all six fit the
