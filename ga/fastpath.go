@@ -10,42 +10,15 @@ import (
 // whole rows of a block). It is moved with one contiguous armci call, with no
 // allocation: on a node that is a bare memory copy.
 
-// single returns the coordinates of the block that holds all of [lo, hi], or
-// false if several do.
-func (a *Array[T]) single(lo, hi []int) (c [MaxDim]int, ok bool) {
-	for d, s := range a.m.Starts {
-		b := layout.BlockIndex(s, lo[d])
-		if hi[d] >= a.m.Dims[d] || (b+1 < len(s) && hi[d] >= s[b+1]) {
-			return c, false
-		}
-		c[d] = b
-	}
-	return c, true
-}
-
-// located is where a single-block patch lives: the owner, the element offset
-// of the patch's corner in its storage, and the storage's extents.
-type located struct {
-	rank, off int
-	ext       [MaxDim]int
-}
-
-func (a *Array[T]) locate(c [MaxDim]int, lo []int) located {
-	nd := len(a.dims)
-	var l located
-	l.rank, l.off = a.m.Place(c[:nd], lo, l.ext[:nd])
-	return l
-}
-
-// contiguous reports whether the patch [lo, hi] at l is one run of memory in
-// the owner's storage and in the caller's buffer b.
-func (a *Array[T]) contiguous(l *located, lo, hi []int, b *layout.Buffer) bool {
+// contiguous reports whether the patch [lo, hi] of block c is one run of
+// memory in the owner's storage and in the caller's buffer b.
+func contiguous(c *corner, lo, hi []int, b *layout.Buffer) bool {
 	// Past the first dimension the patch spans more than one index, every
 	// dimension must be whole in both the storage and the buffer.
 	spanning := false
 	for d := range lo {
 		if spanning {
-			ext := l.ext[d]
+			ext := c.extent(d)
 			if hi[d]-lo[d]+1 != ext || b.Pitch[d-1] != b.Pitch[d]*ext {
 				return false
 			}
@@ -59,15 +32,16 @@ func (a *Array[T]) contiguous(l *located, lo, hi []int, b *layout.Buffer) bool {
 // fast moves a single-owner patch with one armci call, and reports false when
 // several processes own parts of it; the caller has checked the transfer.
 func (a *Array[T]) fast(op int, lo, hi []int, buf []T, b *layout.Buffer, alpha T) (bool, error) {
-	c, ok := a.single(lo, hi)
+	blk, ok := singleBlock(a.dims, a.m.Starts, lo, hi)
 	if !ok {
 		return false, nil
 	}
-	l := a.locate(c, lo)
-	if !a.contiguous(&l, lo, hi, b) {
-		return true, a.fastStrided(op, &l, lo, hi, buf, b, alpha)
+	var spare corner
+	c := a.cornerOf(blk, &spare)
+	r, off := c.rank, c.at(lo)
+	if !contiguous(c, lo, hi, b) {
+		return true, a.fastStrided(op, c, off, lo, hi, buf, b, alpha)
 	}
-	r, off := l.rank, l.off
 	n := b.Need // a contiguous patch needs exactly its elements
 	buf = buf[:n]
 	switch op {
@@ -89,15 +63,10 @@ type stridedBuf struct {
 	count, local, remote [MaxDim + 1]int
 }
 
-// fastStrided moves a patch that one process owns but that is not contiguous,
-// as one armci strided call.
-func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *layout.Buffer, alpha T) error {
+// fastStrided moves a patch of block c that is not contiguous, its first
+// element off elements into the owner's storage, as one armci strided call.
+func (a *Array[T]) fastStrided(op int, c *corner, off int, lo, hi []int, buf []T, b *layout.Buffer, alpha T) error {
 	nd := len(a.dims)
-	var rpitch [MaxDim]int
-	rpitch[nd-1] = 1
-	for d := nd - 2; d >= 0; d-- {
-		rpitch[d] = rpitch[d+1] * l.ext[d+1]
-	}
 	sb := a.g.strided.Get().(*stridedBuf)
 	defer a.g.strided.Put(sb)
 	for d := range nd {
@@ -105,12 +74,12 @@ func (a *Array[T]) fastStrided(op int, l *located, lo, hi []int, buf []T, b *lay
 		sb.count[k] = hi[d] - lo[d] + 1
 		if k > 0 {
 			sb.local[k-1] = b.Pitch[d] * a.es
-			sb.remote[k-1] = rpitch[d] * a.es
+			sb.remote[k-1] = c.pitch[d] * a.es
 		}
 	}
 	sb.count[0] *= a.es
 	p := armci.Strided{Count: sb.count[:nd], LocalStride: sb.local[:nd-1], RemoteStride: sb.remote[:nd-1]}
-	r, off := l.rank, l.off
+	r := c.rank
 	switch op {
 	case opPut:
 		a.note(r, statPut, p.Bytes())

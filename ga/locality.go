@@ -151,8 +151,13 @@ func (a *Array[T]) access(op string, lo, hi []int) ([]T, []int, error) {
 	if err := a.checkPatch(op, lo, hi); err != nil {
 		return nil, nil, err
 	}
-	c, one := a.single(lo, hi)
-	if !one || a.m.BlockOwner(a.m.Index(c[:len(lo)])) != a.g.rank {
+	blk, one := singleBlock(a.dims, a.m.Starts, lo, hi)
+	var spare corner
+	var c *corner
+	if one {
+		c = a.cornerOf(blk, &spare)
+	}
+	if !one || c.rank != a.g.rank {
 		if a.m.BlockCyclic() {
 			return nil, nil, errorf(op, a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, a.g.rank)
 		}
@@ -165,8 +170,11 @@ func (a *Array[T]) access(op string, lo, hi []int) ([]T, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	l := a.locate(c, lo)
-	return local[l.off:], slices.Clone(l.ext[1:len(lo)]), nil
+	ld := make([]int, len(lo)-1)
+	for d := range ld {
+		ld[d] = c.extent(d + 1)
+	}
+	return local[c.at(lo):], ld, nil
 }
 
 // AccessLocal returns this process's whole block in place, with its patch and

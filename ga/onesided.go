@@ -163,7 +163,7 @@ func countedFetchAdd[E int32 | int64](g *group, d *armci.Direct[E], rank, off in
 
 // element returns the owner of sub and its byte offset in the owner's storage.
 func (a *Array[T]) element(sub []int) (rank, off int) {
-	var pitch [MaxDim]int
-	rank, off = a.place(sub, pitch[:len(sub)])
-	return rank, off * a.es
+	var spare corner
+	c := a.cornerOf(a.m.BlockAt(sub), &spare)
+	return c.rank, c.at(sub) * a.es
 }

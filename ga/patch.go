@@ -102,14 +102,15 @@ type piece struct {
 	p      armci.Strided
 }
 
-// pieces splits the patch [lo, hi] by block.
+// pieces splits the patch [lo, hi] by block: the owner walk of every
+// operation that moves a multi-block patch.
 func (a *Array[T]) pieces(lo, hi, pitch []int, f func(pc piece) error) error {
 	nd := len(a.dims)
 	var err error
-	bp := make([]int, nd) // pitches of the owner's storage, in elements
+	var spare corner
 	a.m.Owners(lo, hi, func(blk int, plo, phi []int) bool {
-		var pc piece
-		pc.rank, pc.remote = a.place(plo, bp)
+		c := a.cornerOf(blk, &spare)
+		pc := piece{rank: c.rank, remote: c.at(plo) * a.es}
 		pc.p.Count = make([]int, nd)
 		pc.p.LocalStride = make([]int, nd-1)
 		pc.p.RemoteStride = make([]int, nd-1)
@@ -119,31 +120,14 @@ func (a *Array[T]) pieces(lo, hi, pitch []int, f func(pc piece) error) error {
 			pc.p.Count[k] = phi[d] - plo[d] + 1
 			if k > 0 {
 				pc.p.LocalStride[k-1] = pitch[d] * a.es
-				pc.p.RemoteStride[k-1] = bp[d] * a.es
+				pc.p.RemoteStride[k-1] = c.pitch[d] * a.es
 			}
 		}
-		pc.remote *= a.es
 		pc.p.Count[0] *= a.es
 		err = f(pc)
 		return err == nil
 	})
 	return err
-}
-
-// place returns the owner of the element at sub and its element offset in the
-// owner's storage, and fills pitch with the storage's pitches there.
-func (a *Array[T]) place(sub, pitch []int) (rank, off int) {
-	var c, ext [MaxDim]int
-	nd := len(sub)
-	for d := range nd {
-		c[d] = a.m.BlockOf(d, sub[d])
-	}
-	rank, off = a.m.Place(c[:nd], sub, ext[:nd])
-	pitch[nd-1] = 1
-	for d := nd - 2; d >= 0; d-- {
-		pitch[d] = pitch[d+1] * ext[d+1]
-	}
-	return rank, off
 }
 
 // String describes the array for messages and PrintDistribution.

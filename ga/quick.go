@@ -42,30 +42,59 @@ const maxCorners = 1 << 12
 // cornersOf places every block of m, or returns nil when m has too many.
 func cornersOf(m *layout.Map) *cornerTable {
 	n := m.Blocks()
-	if n > maxCorners {
+	if n > maxCorners || n == 0 {
 		return nil
 	}
-	nd := len(m.Dims)
 	out := make([]corner, n)
-	var ext [MaxDim]int
 	for i := range out {
-		lo, hi := m.Patch(i)
-		c := &out[i]
-		c.rank, c.off = m.Place(m.BlockCoords(i), lo, ext[:nd])
-		copy(c.lo[:], lo)
-		copy(c.hi[:], hi)
-		c.pitch[nd-1] = 1
-		for d := nd - 2; d >= 0; d-- {
-			c.pitch[d] = c.pitch[d+1] * ext[d+1]
-		}
-	}
-	if n == 0 {
-		return nil
+		placeBlock(m, i, &out[i])
 	}
 	t := &cornerTable{dims: m.Dims, starts: m.Starts, blocks: out}
 	t.last.Store(&out[0])
 	return t
 }
+
+// placeBlock fills c with where block blk of m lives.
+func placeBlock(m *layout.Map, blk int, c *corner) {
+	nd := len(m.Dims)
+	var coord, ext [MaxDim]int
+	for d, i := nd-1, blk; d >= 0; d-- {
+		g := len(m.Starts[d])
+		coord[d] = i % g
+		i /= g
+		c.lo[d], c.hi[d] = m.BlockRange(d, coord[d])
+	}
+	c.rank, c.off = m.Place(coord[:nd], c.lo[:nd], ext[:nd])
+	c.pitch[nd-1] = 1
+	for d := nd - 2; d >= 0; d-- {
+		c.pitch[d] = c.pitch[d+1] * ext[d+1]
+	}
+}
+
+// cornerOf returns where block blk lives: the array's table entry, or, for
+// arrays of more blocks than the table holds, the block placed now into
+// spare. Every operation that moves a patch places its blocks here.
+func (a *Array[T]) cornerOf(blk int, spare *corner) *corner {
+	if a.corners != nil {
+		return &a.corners.blocks[blk]
+	}
+	placeBlock(&a.m, blk, spare)
+	return spare
+}
+
+// at returns the element offset of sub, inside the block, in its owner's
+// storage.
+func (c *corner) at(sub []int) int {
+	off := c.off
+	for d, i := range sub {
+		off += (i - c.lo[d]) * c.pitch[d]
+	}
+	return off
+}
+
+// extent returns the extent of the block's storage along dimension d > 0
+// (ghost cells included): its pitches are products of these.
+func (c *corner) extent(d int) int { return c.pitch[d-1] / c.pitch[d] }
 
 // quick returns the owner of the patch [lo, hi], the element offset of its
 // first element in the owner's storage and its number of elements, when the
@@ -141,18 +170,28 @@ func (t *cornerTable) miss(lo, hi []int) (c *corner, off, need, span int) {
 // search returns the block that holds the patch [lo, hi], or nil when the
 // patch is not inside the array or spans blocks.
 func (t *cornerTable) search(lo, hi []int) *corner {
-	blk := 0
-	for d, e := range t.dims {
+	blk, ok := singleBlock(t.dims, t.starts, lo, hi)
+	if !ok {
+		return nil
+	}
+	return &t.blocks[blk]
+}
+
+// singleBlock returns the index of the block that holds all of the patch
+// [lo, hi] of an array of dims cut at starts; ok is false when the patch is
+// not inside the array or spans blocks.
+func singleBlock(dims []int, starts [][]int, lo, hi []int) (blk int, ok bool) {
+	for d, e := range dims {
 		l, h := lo[d], hi[d]
 		if l < 0 || h < l || h >= e {
-			return nil
+			return 0, false
 		}
-		s := t.starts[d]
+		s := starts[d]
 		b := layout.BlockIndex(s, l)
 		if b+1 < len(s) && h >= s[b+1] {
-			return nil
+			return 0, false
 		}
 		blk = blk*len(s) + b
 	}
-	return &t.blocks[blk]
+	return blk, true
 }

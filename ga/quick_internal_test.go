@@ -87,22 +87,32 @@ func TestQuick(t *testing.T) {
 	})
 }
 
-// quickByGeneralPath is what quick must answer, from the checks, the
-// single-owner test and the placement that the general path uses.
+// quickByGeneralPath is what quick must answer, from the transfer checks
+// and the layout's own walk and placement (layout.Map's Owners and Place),
+// not from the corners that quick and the other paths share.
 func (a *Array[T]) quickByGeneralPath(lo, hi, ld []int, n int) (ok bool, rank, off, need int) {
 	var b layout.Buffer
 	if a.transfer("Put", lo, hi, ld, n, &b) != nil || !packed(lo, hi, ld) {
 		return false, 0, 0, 0
 	}
-	c, single := a.single(lo, hi)
-	if !single {
+	blocks, blk := 0, 0
+	a.m.Owners(lo, hi, func(i int, _, _ []int) bool {
+		blocks, blk = blocks+1, i
+		return true
+	})
+	if blocks != 1 {
 		return false, 0, 0, 0
 	}
-	l := a.locate(c, lo)
-	if !a.contiguous(&l, lo, hi, &b) {
-		return false, 0, 0, 0
+	ext := make([]int, len(lo))
+	rank, off = a.m.Place(a.m.BlockCoords(blk), lo, ext)
+	spanning := false
+	for d := range lo {
+		if spanning && (hi[d]-lo[d]+1 != ext[d] || b.Pitch[d-1] != b.Pitch[d]*ext[d]) {
+			return false, 0, 0, 0
+		}
+		spanning = spanning || hi[d] > lo[d]
 	}
-	return true, l.rank, l.off, b.Need
+	return true, rank, off, b.Need
 }
 
 func must(t *testing.T, err error) {

@@ -36,7 +36,7 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 	pitch := b.Pitch[:nd]
 	a.countCall(stat)
 	var ferr error
-	bp := make([]int, nd) // pitches of the owner's storage, in elements
+	var spare corner
 	first := make([]int, nd)
 	a.m.Owners(lo, hi, func(blk int, plo, phi []int) bool {
 		// One level per dimension, over single elements; the last dimension
@@ -51,8 +51,8 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 			cnt[d] = (phi[d]-first[d])/skip[d] + 1
 			pc.local += (first[d] - lo[d]) / skip[d] * pitch[d]
 		}
-		pc.rank, pc.remote = a.place(first, bp)
-		pc.remote *= a.es
+		c := a.cornerOf(blk, &spare)
+		pc.rank, pc.remote = c.rank, c.at(first)*a.es
 		fold := skip[nd-1] == 1
 		pc.p.Count = []int{a.es}
 		if fold {
@@ -64,7 +64,7 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 			}
 			pc.p.Count = append(pc.p.Count, cnt[d])
 			pc.p.LocalStride = append(pc.p.LocalStride, pitch[d]*a.es)
-			pc.p.RemoteStride = append(pc.p.RemoteStride, bp[d]*skip[d]*a.es)
+			pc.p.RemoteStride = append(pc.p.RemoteStride, c.pitch[d]*skip[d]*a.es)
 		}
 		ferr = f(pc)
 		return ferr == nil
