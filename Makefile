@@ -50,7 +50,7 @@ vet:
 
 # The two-node pass runs the suites that cross the network again with their
 # ranks on two nodes simulated on this machine (internal/mpitest's TwoNodes).
-TWO_NODE_PKGS ?= ./mpi ./armci ./ga ./blacs ./scalapack ./peigs
+TWO_NODE_PKGS ?= ./mpi ./armci ./ga ./blacs ./scalapack ./peigs ./examples/...
 # The MPICH pass builds with -tags mpich against Debian's MPICH, installed
 # beside Open MPI, and runs the suites that do not go through MPI RMA, which
 # Debian's MPICH 4.0.2 gets wrong (mpitest.MPICHRMABug): armci's and ga's

@@ -61,7 +61,7 @@ func TestBoltzmann(t *testing.T) {
 		if mpi.World().Rank() == 0 {
 			compareOriginal(t, buf.String())
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // values returns the number after each line of the output that begins

@@ -103,7 +103,7 @@ func TestCG(t *testing.T) {
 				near("iteration "+strconv.Itoa(k+1)+" "+name, iter[k][c], w[c], 1e-11)
 			}
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // TestCGPlot draws the 10 × 10 grid's residual curve and checks on

@@ -16,7 +16,8 @@ import (
 // Run runs the program's run on every rank once per setting (a function
 // that sets its flags; none means its defaults). The test fails unless run
 // returns nil on every rank, which an example does only when its answer is
-// right, and process 0 prints want.
+// right, and process 0 prints want. make test's two-node pass runs it again
+// with the ranks on two simulated nodes (mpitest.AcrossNodes).
 func Run(t *testing.T, run func(io.Writer) error, want string, settings ...func()) {
 	if len(settings) == 0 {
 		settings = []func(){func() {}}
@@ -30,7 +31,7 @@ func Run(t *testing.T, run func(io.Writer) error, want string, settings ...func(
 				t.Errorf("no %q in what process 0 printed:\n%s", want, out.String())
 			}
 		}
-	})
+	}, mpitest.AcrossNodes())
 }
 
 // MeanDeviation returns the mean of x and its sample standard deviation,
