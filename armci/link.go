@@ -17,12 +17,13 @@ import (
 	"time"
 
 	"github.com/goga-hpc/goga/cgo"
+	"github.com/goga-hpc/goga/internal/agreement"
 	"github.com/goga-hpc/goga/mpi"
 )
 
 // Links carry the agreements' records across nodes over TCP connections
 // of their own, one to each process an exchange pairs this one with
-// (exchangePartners), instead of MPI messages. A waiting process reads its
+// (agreement.Partners), instead of MPI messages. A waiting process reads its
 // socket without blocking, a system call a poll; Open MPI's progress
 // engine polls its sockets through its event loop and matches the message
 // after: across the two simulated nodes (1 + 1 ranks bound, loopback TCP),
@@ -128,7 +129,7 @@ func openLinks(c *mpi.Comm, j *job) (*links, error) {
 	n, me := c.Size(), c.Rank()
 	key, here := j.secret("link"), j.here
 	var higher, lower []int
-	for _, p := range exchangePartners(n, me) {
+	for _, p := range agreement.Partners(n, me) {
 		if p > me {
 			higher = append(higher, p)
 		} else {
@@ -409,7 +410,7 @@ func (l *links) close() {
 // exchange is Runtime.exchange over the link to peer: send (if not nil) goes
 // as one frame, and recv (if not nil) is filled from the peer's, serving
 // requests aimed at this process while it waits.
-func (l *links) exchange(a *amServer, out []byte, recv *[recWords]int64, peer int) error {
+func (l *links) exchange(a *amServer, out []byte, recv *agreement.Record, peer int) error {
 	p := l.peers[peer]
 	if p == nil {
 		return fmt.Errorf("armci: no link to rank %d", peer)
@@ -429,7 +430,7 @@ func (l *links) exchange(a *amServer, out []byte, recv *[recWords]int64, peer in
 	if err != nil || recv == nil {
 		return err
 	}
-	received(recv, p.buf[4:4+x.Count])
+	agreement.Received(recv, p.buf[4:4+x.Count])
 	return nil
 }
 
