@@ -11,7 +11,7 @@
 // MPI_Allreduce. Only when a process refused does a second collective
 // follow, one broadcast of that process's reason (Tell); every other process
 // then returns an error wrapping ErrPeer and the refusing process's
-// sentinel. ga, dra and armci use it; it may use mpi and nothing above.
+// sentinel. Where the arguments differ, process 0's are broadcast (Text). ga, dra and armci use it; it may use mpi and nothing above.
 package agreement
 
 import (
