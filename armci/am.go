@@ -122,12 +122,12 @@ type amPart struct {
 	lock *uint32
 }
 
-func startAM(c *mpi.Comm, turns []sync.Mutex) (*amServer, error) {
+func startAM(c *mpi.Comm, turns []sync.Mutex, j *job) (*amServer, error) {
 	dup, err := c.Dup()
 	if err != nil {
 		return nil, err
 	}
-	bell, err := openDoorbells(dup)
+	bell, err := openDoorbells(dup, j)
 	if err != nil {
 		dup.Free()
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/goga-hpc/goga/internal/agreement"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -66,7 +67,7 @@ type slot struct {
 }
 
 // MaxReduce is how many values one BarrierMax reduces.
-const MaxReduce = 4
+const MaxReduce = agreement.MaxReduce
 
 // newShmBarrier makes the barrier's window; it is collective over c.
 func newShmBarrier(c *mpi.Comm) (*shmBarrier, error) {

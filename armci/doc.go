@@ -55,7 +55,8 @@
 //     (GatherCap on one node, RecordCap across nodes) in the same
 //     collective, as ARMCI's armci_msg_gop and armci_msg_bcast serve GA: on
 //     one node the shared-memory barrier's slots, across nodes one
-//     MPI_Allreduce of a fixed-size record with a user-defined operator,
+//     MPI_Allreduce of goga's agreement record (internal/agreement) with
+//     a user-defined operator,
 //     or, where MPI does not yield when idle and active messages reach the
 //     other nodes, the same record exchanged point to point by recursive
 //     doubling while the waiting thread serves its peers' requests

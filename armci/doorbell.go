@@ -59,7 +59,7 @@ const maxDoorbells = 512
 
 // A ring is a datagram of ringLen bytes: the sender's rank, a count of the
 // sender's rings to this target, and the first ringMACLen bytes of an HMAC
-// under the job's secret (jobKey) of those and the target's rank. A server
+// under the job's secret (job.secret) of those and the target's rank. A server
 // takes a ring only if its HMAC holds and its count is above the last it
 // took from that sender: any other datagram is dropped and counted, and
 // wakes no server (a forged datagram costs it one HMAC); a ring sent
@@ -100,88 +100,7 @@ func newDoorbell(rank, n int, key []byte) *doorbell {
 	return d
 }
 
-// The exchange at start: a process's host's address as its host name
-// resolves there (IPv4, 0 for none), and the name itself.
-const (
-	exAddr = iota
-	exLen
-	exName
-	exWords = exName + 32 // a host name has at most 255 bytes
-)
-
-// listenAddr returns the IPv4 address at which every other process of c
-// reaches this one, where this process's links and doorbell listen (nil
-// where it has none): it is collective. Each process publishes its host's
-// name and the address that name resolves to there; the others take that
-// address, or where it is a loopback one (as Debian's 127.0.1.1) and the
-// host is another, resolve the name themselves, and every process learns
-// what the others found for it. The processes on other hosts must all have
-// found the same; with none, it is the address found on its own host, or
-// the loopback. The processes on its own host are told it too (peerAddrs):
-// one address serves all.
-func listenAddr(c *mpi.Comm) (net.IP, error) {
-	n, me := c.Size(), c.Rank()
-	host, _ := os.Hostname()
-	mine := make([]int64, exWords)
-	if host != "" && len(host) <= 8*(exWords-exName) {
-		if ip := lookup(host); ip != nil {
-			mine[exAddr] = int64(binary.BigEndian.Uint32(ip))
-		}
-		mine[exLen] = int64(len(host))
-		copy(bytesOf(mine[exName:]), host)
-	}
-	all := make([]int64, n*exWords)
-	if err := mpi.Allgather(c, mine, all); err != nil {
-		return nil, err
-	}
-	names, reach := make([]string, n), make([]int64, n)
-	found := map[string]int64{}
-	for r := range n {
-		w := all[r*exWords : (r+1)*exWords]
-		names[r] = string(bytesOf(w[exName:])[:w[exLen]])
-		if names[r] == "" {
-			continue
-		}
-		a, seen := found[names[r]]
-		if !seen {
-			a = w[exAddr]
-			if a == 0 || ipOf(a).IsLoopback() {
-				a = 0
-				if ip := lookup(names[r]); ip != nil {
-					a = int64(binary.BigEndian.Uint32(ip))
-				}
-			}
-			found[names[r]] = a
-		}
-		reach[r] = a
-	}
-	heard := make([]int64, n)
-	if err := mpi.Alltoall(c, reach, heard); err != nil {
-		return nil, err
-	}
-	if names[me] == "" {
-		return nil, nil
-	}
-	here, others := int64(0), false
-	for r := range n {
-		if names[r] == names[me] {
-			continue
-		}
-		if heard[r] == 0 || others && heard[r] != here {
-			return nil, nil
-		}
-		here, others = heard[r], true
-	}
-	if !others {
-		here = reach[me]
-		if here == 0 {
-			return net.IPv4(127, 0, 0, 1).To4(), nil
-		}
-	}
-	return ipOf(here), nil
-}
-
-// ipOf is the IPv4 address of a, as listenAddr exchanges them.
+// ipOf is the IPv4 address of a, as newJob exchanges them.
 func ipOf(a int64) net.IP { return binary.BigEndian.AppendUint32(nil, uint32(a)) }
 
 // peerAddrs tells every process of c the address and port of every other's
@@ -206,19 +125,12 @@ func peerAddrs(c *mpi.Comm, here net.IP, port int) ([]net.IP, []int, error) {
 }
 
 // openDoorbells gives every process of c a doorbell, or none to any: it is
-// collective. Every process rings every other once, and all keep doorbells
+// collective, and c's processes are j's. Every process rings every other once, and all keep doorbells
 // only if every ring arrived.
-func openDoorbells(c *mpi.Comm) (*doorbell, error) {
+func openDoorbells(c *mpi.Comm, j *job) (*doorbell, error) {
 	n, me := c.Size(), c.Rank()
-	key, err := jobKey(c)
-	if err != nil {
-		return nil, err
-	}
-	here, err := listenAddr(c)
-	if err != nil {
-		return nil, err
-	}
-	d := newDoorbell(me, n, key)
+	here := j.here
+	d := newDoorbell(me, n, j.secret("doorbell"))
 	port := 0
 	if os.Getenv("GOGA_ARMCI_DOORBELL") != "0" && n <= maxDoorbells && here != nil {
 		if conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: here}); err == nil {

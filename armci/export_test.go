@@ -3,6 +3,8 @@ package armci
 import (
 	"net"
 	"unsafe"
+
+	"github.com/goga-hpc/goga/internal/agreement"
 )
 
 // SetMaxPiece makes transfers over MPI go in pieces of at most n bytes (a
@@ -31,8 +33,8 @@ func Exchanges(rt *Runtime) bool { return rt.exchanges }
 // Linked reports whether the runtime's exchanges go over its own TCP links.
 func Linked(rt *Runtime) bool { return rt.links != nil }
 
-// ExchangePartners is exchangePartners.
-var ExchangePartners = exchangePartners
+// ExchangePartners is agreement.Partners.
+var ExchangePartners = agreement.Partners
 
 // PartAddr is the address at which this process maps rank's part of s, or 0
 // where it does not map it.

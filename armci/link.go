@@ -17,12 +17,13 @@ import (
 	"time"
 
 	"github.com/goga-hpc/goga/cgo"
+	"github.com/goga-hpc/goga/internal/agreement"
 	"github.com/goga-hpc/goga/mpi"
 )
 
 // Links carry the agreements' records across nodes over TCP connections
 // of their own, one to each process an exchange pairs this one with
-// (exchangePartners), instead of MPI messages. A waiting process reads its
+// (agreement.Partners), instead of MPI messages. A waiting process reads its
 // socket without blocking, a system call a poll; Open MPI's progress
 // engine polls its sockets through its event loop and matches the message
 // after: across the two simulated nodes (1 + 1 ranks bound, loopback TCP),
@@ -57,7 +58,7 @@ const linkTimeout = 10 * time.Second
 
 // A link's hello. The listening process sends a fresh random nonce as it
 // accepts; the dialling one answers with its magic, its rank, a nonce of
-// its own and an HMAC under the job's secret (jobKey) of both nonces and
+// its own and an HMAC under the job's secret (job.secret) of both nonces and
 // both ranks, and the listening one proves the secret back the same way
 // (the ack). A hello sent before, on another connection, is answered to
 // another nonce and fails.
@@ -69,9 +70,6 @@ const (
 // maxHandshakes bounds the connections whose hellos a listener waits for at
 // once: more are dropped at once.
 const maxHandshakes = 64
-
-// keyLen is the length of a job's secret.
-const keyLen = 32
 
 // debug is the trace of this process's network paths: connections and
 // datagrams that failed their checks (SetDebug).
@@ -121,36 +119,17 @@ func count(n int, thing string) string {
 // and doorbell socket as soon as it listens.
 var listening func(network string, addr net.Addr)
 
-// jobKey returns a secret that rank 0 of c draws at random and sends to
-// every process over MPI: it is collective.
-func jobKey(c *mpi.Comm) ([]byte, error) {
-	key := make([]byte, keyLen)
-	if c.Rank() == 0 {
-		rand.Read(key)
-	}
-	if err := mpi.Bcast(c, key, 0); err != nil {
-		return nil, err
-	}
-	return key, nil
-}
-
 // openLinks connects this process to its exchange partners in c, or leaves
-// every process without links (nil): it is collective. The higher rank of
+// every process without links (nil): it is collective, and c's processes
+// are j's. The higher rank of
 // each pair dials the lower's listener, which accepts while it dials; only
 // a process that some partner dials listens, and only on the address the
-// others are told (listenAddr).
-func openLinks(c *mpi.Comm) (*links, error) {
+// others are told (job.here).
+func openLinks(c *mpi.Comm, j *job) (*links, error) {
 	n, me := c.Size(), c.Rank()
-	key, err := jobKey(c)
-	if err != nil {
-		return nil, err
-	}
-	here, err := listenAddr(c)
-	if err != nil {
-		return nil, err
-	}
+	key, here := j.secret("link"), j.here
 	var higher, lower []int
-	for _, p := range exchangePartners(n, me) {
+	for _, p := range agreement.Partners(n, me) {
 		if p > me {
 			higher = append(higher, p)
 		} else {
@@ -431,7 +410,7 @@ func (l *links) close() {
 // exchange is Runtime.exchange over the link to peer: send (if not nil) goes
 // as one frame, and recv (if not nil) is filled from the peer's, serving
 // requests aimed at this process while it waits.
-func (l *links) exchange(a *amServer, out []byte, recv *[recWords]int64, peer int) error {
+func (l *links) exchange(a *amServer, out []byte, recv *agreement.Record, peer int) error {
 	p := l.peers[peer]
 	if p == nil {
 		return fmt.Errorf("armci: no link to rank %d", peer)
@@ -451,7 +430,7 @@ func (l *links) exchange(a *amServer, out []byte, recv *[recWords]int64, peer in
 	if err != nil || recv == nil {
 		return err
 	}
-	received(recv, p.buf[4:4+x.Count])
+	agreement.Received(recv, p.buf[4:4+x.Count])
 	return nil
 }
 

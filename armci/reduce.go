@@ -1,13 +1,9 @@
 package armci
 
 import (
-	"errors"
-	"math"
 	"reflect"
-	"sync"
-	"sync/atomic"
-	"unsafe"
 
+	"github.com/goga-hpc/goga/internal/agreement"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -17,31 +13,31 @@ import (
 // one collective instead of two. On one node the shared-memory barrier
 // carries every process's bytes in its gather slots, and every process
 // combines them in rank order. Across nodes every AllMax is one
-// MPI_Allreduce of a fixed-size record: the maxima, a header naming the
-// reduction (none for a plain AllMax), and up to RecordCap bytes, combined
-// by one user-defined operator in rank order. As every process's call is
-// the same collective with the same count, a process that reduces and one
-// that only agrees meet instead of hanging: the header tells them apart.
-// Where a blocking MPI_Allreduce would spin beside the active-message
-// server, the records are exchanged point to point instead (exchange.go).
+// MPI_Allreduce of goga's agreement record (internal/agreement): the
+// maxima, a header naming the reduction (none for a plain AllMax), and up
+// to RecordCap bytes, combined by one user-defined operator in rank order.
+// As every process's call is the same collective with the same count, a
+// process that reduces and one that only agrees meet instead of hanging:
+// the header tells them apart. Where a blocking MPI_Allreduce would spin
+// beside the active-message server, the records are exchanged point to
+// point instead (exchange.go).
 
 // ReduceOp is how AllMaxReduce combines the processes' values.
 type ReduceOp uint8
 
 // The reductions. Max and Min are for real types, Or for integers.
 const (
-	ReduceSum ReduceOp = iota + 1
-	ReduceProd
-	ReduceMax
-	ReduceMin
-	ReduceOr
-	reduceBcast // AllMaxBrdcst's: the root's words, the others' the least
+	ReduceSum  = ReduceOp(agreement.Sum)
+	ReduceProd = ReduceOp(agreement.Prod)
+	ReduceMax  = ReduceOp(agreement.Max)
+	ReduceMin  = ReduceOp(agreement.Min)
+	ReduceOr   = ReduceOp(agreement.Or)
 )
 
 // RecordCap is the most bytes AllMaxReduce and AllMaxBrdcst carry across
 // nodes; on one node they carry GatherCap. An Allreduce of the record with
 // 256 bytes took what one of the three maxima alone did over TCP (9.5 µs).
-const RecordCap = 256
+const RecordCap = agreement.RecordCap
 
 // ReduceCap is the most bytes AllMaxReduce and AllMaxBrdcst carry on this
 // runtime: GatherCap where its barrier is in shared memory, else RecordCap.
@@ -55,144 +51,7 @@ func (rt *Runtime) ReduceCap() int {
 // ErrMixed is wrapped by the error of AllMaxReduce and AllMaxBrdcst when
 // the processes did not all pass the same reduction (a plain AllMax, another
 // op, type, length or root). Their v is reduced all the same.
-var ErrMixed = errors.New("the processes called different reductions")
-
-// The record's words: the maxima, the header, the bytes.
-const (
-	recHeader = MaxReduce
-	recWords  = MaxReduce + 1 + RecordCap/8
-	mixed     = -1 // the header of a record combined from different ones
-)
-
-// reduction is the header that names a reduction: its op, element kind,
-// length in bytes and root (for a broadcast). 0 is none.
-func reduction(op ReduceOp, k reflect.Kind, n, root int) int64 {
-	return int64(op) | int64(k)<<8 | int64(n)<<16 | int64(root+1)<<40
-}
-
-// reductionOf reads back the op, element kind and length in bytes of the
-// reduction header h.
-func reductionOf(h int64) (ReduceOp, reflect.Kind, int) {
-	return ReduceOp(h & 0xff), reflect.Kind(h >> 8 & 0xff), int(h >> 16 & 0xffffff)
-}
-
-// record is the operator that combines records across nodes, made once per
-// process; split is set if MPI ever handed it part of a record.
-var record struct {
-	once  sync.Once
-	op    mpi.Op
-	err   error
-	split atomic.Bool
-	pool  sync.Pool
-}
-
-func recordOp() (mpi.Op, error) {
-	record.once.Do(func() {
-		record.op, record.err = mpi.NewOp(mergeRecords, false)
-		record.pool.New = func() any { return new([recWords]int64) }
-	})
-	return record.op, record.err
-}
-
-// mergeRecords sets inout to in combined with inout: the maxima, and the
-// bytes by the header's reduction where both headers are the same.
-func mergeRecords(in, inout []int64) {
-	if len(in) != recWords {
-		record.split.Store(true)
-		return
-	}
-	for i := range MaxReduce {
-		inout[i] = max(inout[i], in[i])
-	}
-	h := inout[recHeader]
-	if h != in[recHeader] || h == mixed {
-		inout[recHeader] = mixed
-		return
-	}
-	if h != 0 {
-		merge(h, bytesOf(inout[recHeader+1:]), bytesOf(in[recHeader+1:]))
-	}
-}
-
-func elemsOf[E any](b []byte) []E {
-	var z E
-	return elems[E](unsafe.SliceData(b), len(b)/int(unsafe.Sizeof(z)))
-}
-
-// merge combines src into dst (dst[i] = dst[i] op src[i]) by the
-// reduction that h names. Every op is commutative bit for bit, so which
-// operand comes first does not matter; the grouping does, and it is the
-// same on every process.
-func merge(h int64, dst, src []byte) {
-	op, k, n := reductionOf(h)
-	if op == reduceBcast {
-		n = (n + 7) / 8 * 8
-		combineOrdered(elemsOf[int64](dst[:n]), elemsOf[int64](src[:n]), ReduceMax)
-		return
-	}
-	// A switch, not a table of functions: called through a function value,
-	// merge would move every caller's small scratch to the heap.
-	dst, src = dst[:n], src[:n]
-	switch k {
-	case reflect.Int32:
-		combineInts(elemsOf[int32](dst), elemsOf[int32](src), op)
-	case reflect.Int64:
-		combineInts(elemsOf[int64](dst), elemsOf[int64](src), op)
-	case reflect.Float32:
-		combineOrdered(elemsOf[float32](dst), elemsOf[float32](src), op)
-	case reflect.Float64:
-		combineOrdered(elemsOf[float64](dst), elemsOf[float64](src), op)
-	case reflect.Complex64:
-		combineComplex(elemsOf[complex64](dst), elemsOf[complex64](src), op)
-	case reflect.Complex128:
-		combineComplex(elemsOf[complex128](dst), elemsOf[complex128](src), op)
-	}
-}
-
-func combineOrdered[E ~int32 | ~int64 | ~float32 | ~float64](x, in []E, op ReduceOp) {
-	switch op {
-	case ReduceSum:
-		for i, v := range in {
-			x[i] += v
-		}
-	case ReduceProd:
-		for i, v := range in {
-			x[i] *= v
-		}
-	case ReduceMax:
-		for i, v := range in {
-			if v > x[i] {
-				x[i] = v
-			}
-		}
-	case ReduceMin:
-		for i, v := range in {
-			if v < x[i] {
-				x[i] = v
-			}
-		}
-	}
-}
-
-func combineInts[E ~int32 | ~int64](x, in []E, op ReduceOp) {
-	if op != ReduceOr {
-		combineOrdered(x, in, op)
-		return
-	}
-	for i, v := range in {
-		x[i] |= v
-	}
-}
-
-func combineComplex[E ~complex64 | ~complex128](x, in []E, op ReduceOp) {
-	for i, v := range in {
-		if op == ReduceSum {
-			x[i] += v
-		} else {
-			x[i] *= v
-		}
-	}
-}
+var ErrMixed = agreement.ErrMixed
 
 // AllMaxReduce is AllMax that also reduces: out gets x combined elementwise
 // over every process by op, the same bits on every process (they combine
@@ -223,7 +82,7 @@ func AllMaxReduce[T AccElem](rt *Runtime, v []int64, x, out []T, op ReduceOp) (b
 		return rt.refuse(v, len(mine), argErr(name, "out", "holds %d elements, x %d", len(out), len(x)))
 	}
 	res := bytesOf(out)[:len(mine)]
-	return rt.allMaxWith(name, v, reduction(op, k, len(mine), -1), mine, res)
+	return rt.allMaxWith(name, v, agreement.Reduction(agreement.Op(op), k, len(mine), -1), mine, res)
 }
 
 // refuse returns err, a refusal of a reduction of n bytes, after meeting
@@ -254,7 +113,7 @@ func (rt *Runtime) AllMaxBrdcst(v []int64, buf, out []byte, root int) (bool, err
 	case len(out) < len(buf):
 		return rt.refuse(v, len(buf), argErr(name, "out", "holds %d bytes, buf %d", len(out), len(buf)))
 	}
-	h := reduction(reduceBcast, reflect.Uint8, len(buf), root)
+	h := agreement.Reduction(agreement.Bcast, reflect.Uint8, len(buf), root)
 	if rt.rank != root {
 		// Others pass no bytes: across nodes they contribute the least
 		// words, on one node their slots are not read.
@@ -284,57 +143,44 @@ func (rt *Runtime) allMaxWith(name string, v []int64, h int64, mine, out []byte)
 				return true, stateErr(name, "call", ErrMixed)
 			}
 		}
-		if op := ReduceOp(h & 0xff); op == reduceBcast {
-			root := int(h>>40) - 1
+		if op, _, _, root := agreement.ReductionOf(h); op == agreement.Bcast {
 			copy(out, slots[root].b[:])
 			return true, nil
 		}
 		copy(out, slots[0].b[:])
 		for r := 1; r < len(slots); r++ {
-			merge(h, out, slots[r].b[:])
+			agreement.Merge(h, out, slots[r].b[:])
 		}
 		return true, nil
 	}
 	if len(out) > RecordCap {
 		return false, nil
 	}
-	op, err := recordOp()
+	op, err := agreement.RecordOp()
 	if err != nil {
 		return true, err
 	}
-	rec := record.pool.Get().(*[recWords]int64)
-	defer record.pool.Put(rec)
-	for i := range MaxReduce {
-		rec[i] = math.MinInt64
-	}
-	copy(rec[:], v)
-	rec[recHeader] = h
-	payload := rec[recHeader+1:]
-	if h != 0 && mine == nil {
-		for i := range payload {
-			payload[i] = math.MinInt64
-		}
-	} else {
-		copy(bytesOf(payload), mine)
-	}
+	rec := agreement.NewRecord()
+	defer agreement.PutRecord(rec)
+	agreement.Fill(rec, v, h, mine)
 	if rt.exchanges {
-		err = rt.exchangeRecords(rec)
+		err = agreement.Exchange(rec, rt.rank, rt.size, rt.exchange)
 	} else {
 		err = mpi.Allreduce(rt.comm, nil, rec[:], op)
 	}
 	if err != nil {
 		return true, err
 	}
-	if record.split.Load() {
-		return true, argErr(name, "call", "MPI split the agreement's record of %d words", recWords)
+	if agreement.Split() {
+		return true, argErr(name, "call", "MPI split the agreement's record of %d words", agreement.RecWords)
 	}
 	copy(v, rec[:])
 	switch {
 	case h == 0:
-	case rec[recHeader] != h:
+	case rec[agreement.Header] != h:
 		return true, stateErr(name, "call", ErrMixed)
 	default:
-		copy(out, bytesOf(payload))
+		copy(out, agreement.Payload(rec))
 	}
 	return true, nil
 }

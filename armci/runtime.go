@@ -215,12 +215,16 @@ func (rt *Runtime) chooseRemote() error {
 	if rt.remote != RemoteAM {
 		return nil
 	}
-	var err error
-	if rt.am, err = startAM(rt.comm, rt.turns); err != nil {
+	// One identity serves the doorbells and the links.
+	j, err := newJob(rt.comm)
+	if err != nil {
+		return err
+	}
+	if rt.am, err = startAM(rt.comm, rt.turns, j); err != nil {
 		return err
 	}
 	if rt.exchanges = all[2] == 0; rt.exchanges {
-		rt.links, err = openLinks(rt.comm)
+		rt.links, err = openLinks(rt.comm, j)
 	}
 	return err
 }

@@ -182,7 +182,7 @@ func testAgreementBurst(t *testing.T, rt *armci.Runtime) {
 }
 
 // TestExchangePartners: the links made at start are the pairs that
-// exchangeRecords' recursive doubling (with its fold where the size is not
+// agreement.Exchange's recursive doubling (with its fold where the size is not
 // a power of two) exchanges on: each pair is listed from both sides, once,
 // and every rank but the folding ones exchanges with log2 of the doubling
 // ranks' count.

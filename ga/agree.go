@@ -1,32 +1,32 @@
 package ga
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/mpi"
+	"github.com/goga-hpc/goga/internal/agreement"
 )
 
-// Collective calls validate, agree, then act. A call validates its arguments
-// on each process, then every process learns, in one small reduction that
-// rides on the synchronization the call makes anyway (armci's BarrierMax: a
-// few atomic operations over shared memory, elsewhere a reduction of a small
-// record, by MPI_Allreduce or point to point), whether any process refused and
+// Collective calls validate, agree, then act, by goga's agreement protocol
+// (internal/agreement). A call validates its arguments on each process, then
+// every process learns, in one small reduction that rides on the
+// synchronization the call makes anyway (armci's BarrierMax: a few atomic
+// operations over shared memory, elsewhere a reduction of a small record,
+// by MPI_Allreduce or point to point), whether any process refused and
 // whether all passed the same arguments (a hash of them). Only then does it
-// act, so a mistake on one process is an error on every process, with nothing
-// changed, instead of a hang. Collective array operations agree once more at
-// their end sync, on whether each process's part succeeded.
+// act, so a mistake on one process is an error on every process, with
+// nothing changed, instead of a hang. Collective array operations agree once
+// more at their end sync, on whether each process's part succeeded.
 
 // ErrPeer is wrapped by the error a process gets when another process
-// refused a collective call's arguments; the message carries that process's
-// own error, and errors.Is finds its sentinel (ErrMemoryLimit, say) too.
-var ErrPeer = errors.New("another process refused the call")
+// refused a collective call's arguments or failed in its part; the message
+// carries that process's own error, and errors.Is finds its sentinel
+// (ErrMemoryLimit, say) too. It is the one error of every goga package's
+// agreements (dra.ErrPeer is the same).
+var ErrPeer = agreement.ErrPeer
 
 // ErrMismatch is wrapped by the error every process gets when the processes
 // passed different arguments to a collective call.
@@ -106,23 +106,9 @@ func array[T Elem](l *args, name string, a *Array[T]) *args {
 	return typ[T](l.ints(name, id), name)
 }
 
-// hash is the text's hash: FNV-1a's step over 8 bytes at a time, each word
-// mixed before the next (a byte at a time it was a fifth of a small Gop's
-// time on one process), with the length in the last word.
-func (l *args) hash() int64 {
-	h := uint64(14695981039346656037)
-	b := l.b
-	for ; len(b) >= 8; b = b[8:] {
-		h = (h ^ binary.LittleEndian.Uint64(b)) * 1099511628211
-		h ^= h >> 29
-	}
-	var last [8]byte
-	copy(last[:], b)
-	last[7] = byte(len(l.b))
-	h = (h ^ binary.LittleEndian.Uint64(last[:])) * 1099511628211
-	h ^= h >> 29
-	return int64(h >> 2) // non-negative, so that -hash fits
-}
+// hash is the text's hash (agreement.Hash: a word at a time, as a byte at a
+// time it was a fifth of a small Gop's time on one process).
+func (l *args) hash() int64 { return agreement.Hash(l.b) }
 
 // agree is the agreement of a collective call on g's processes: local is
 // this process's verdict on its arguments (nil: fine), a their text. With
@@ -193,60 +179,44 @@ func agreeCarrying(g *group, op string, local error, a *args, carry func(v [3]in
 	return mixed // the words agreed, so never: the arguments name the reduction
 }
 
-// words are a process's agreement words: who refused (rank + 1, or 0), then
-// the hash of the arguments and its negation, whose maxima are equal only
-// where every process passed the same.
-func words(g *group, local error, a *args) [3]int64 {
-	var v [3]int64
-	if local != nil {
-		v[0] = int64(g.rank) + 1
-	}
+// words are a process's agreement words (agreement.Verdict): whether it
+// refused, and the hash of the arguments.
+func words(g *group, local error, a *args) [agreement.Words]int64 {
+	var sum int64
 	if a != nil {
-		v[1] = a.sum
-		if v[1] == 0 {
-			v[1] = a.hash()
+		sum = a.sum
+		if sum == 0 {
+			sum = a.hash()
 		}
-		v[2] = -v[1]
 	}
-	return v
+	return agreement.Verdict(g.rank, local != nil, sum)
 }
 
 // settle is the outcome of an agreement whose words, reduced over every
 // process, are v.
 func settle(g *group, op, array string, local error, a *args, v []int64) error {
-	var err error
-	if v[0] > 0 {
+	if root := agreement.Refuser(v); root >= 0 {
 		// The last process that refused tells the others why: which
 		// sentinel its error wraps, the array it named, and its message.
-		root := int(v[0] - 1)
-		var text string
+		var name, msg string
 		if local != nil {
-			name, msg := array, local.Error()
+			name, msg = array, local.Error()
 			var e *Error
 			if errors.As(local, &e) {
 				name, msg = e.Array, e.Msg
 			}
-			text = string(rune('0'+sentinelCode(local))) + name + "\x1f" + msg
 		}
-		text, err = bcastText(g.comm(), text, root)
+		why, err := agreement.Tell(g.comm(), root, sentinels, local, name, msg)
 		if local != nil {
 			return local
 		}
 		if err != nil {
 			return err
 		}
-		var sentinel error
-		if len(text) > 0 && int(text[0]-'0') < len(sentinels) {
-			sentinel = sentinels[text[0]-'0']
-			text = text[1:]
-		}
-		if name, msg, ok := strings.Cut(text, "\x1f"); ok {
-			array, text = name, msg
-		}
-		return &Error{Op: op, Array: array, Err: sentinel, peer: true, Msg: fmt.Sprintf("process %d refused it: %s", root, text)}
+		return &Error{Op: op, Array: why.Name, Err: why.Sentinel, peer: true, Msg: fmt.Sprintf("process %d refused it: %s", root, why.Msg)}
 	}
-	if v[1] != -v[2] {
-		first, err := bcastText(g.comm(), string(a.b), 0)
+	if agreement.Mismatch(v) {
+		first, err := agreement.Text(g.comm(), string(a.b), 0)
 		if err != nil {
 			return err
 		}
@@ -276,20 +246,6 @@ func (l *args) screen(g *group, op, array string, local error) (now bool, err er
 		return false, l.refused
 	}
 	return false, nil
-}
-
-// bcastText sends root's text to every process, cut to a fixed length: it
-// serves error messages only.
-func bcastText(c *mpi.Comm, text string, root int) (string, error) {
-	buf := make([]byte, 1024)
-	copy(buf, text)
-	if err := mpi.Bcast(c, buf, root); err != nil {
-		return "", err
-	}
-	if i := bytes.IndexByte(buf, 0); i >= 0 {
-		buf = buf[:i]
-	}
-	return string(buf), nil
 }
 
 // inStep runs act, this process's part of a collective array operation,

@@ -50,16 +50,7 @@ var (
 
 // sentinels numbers the sentinels, so that a collective call can tell the
 // other processes which one its refusal wraps (see agree).
-var sentinels = []error{nil, ErrNotInitialized, ErrDestroyed, ErrMemoryLimit, ErrNil, ErrMismatch, ErrNotFinite, ErrNotSymmetric, ErrReadOnly}
-
-func sentinelCode(err error) byte {
-	for i, s := range sentinels[1:] {
-		if errors.Is(err, s) {
-			return byte(i + 1)
-		}
-	}
-	return 0
-}
+var sentinels = []error{ErrNotInitialized, ErrDestroyed, ErrMemoryLimit, ErrNil, ErrMismatch, ErrNotFinite, ErrNotSymmetric, ErrReadOnly}
 
 func errorf(op, array, format string, a ...any) error {
 	return &Error{Op: op, Array: array, Msg: fmt.Sprintf(format, a...)}

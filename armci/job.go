@@ -1,0 +1,125 @@
+package armci
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"net"
+	"os"
+
+	"github.com/goga-hpc/goga/mpi"
+)
+
+// A job is the identity that this process's doorbells and links show the
+// network, made once at Init (newJob): the job's secret, which rank 0
+// draws at random and every process learns over MPI, and the address
+// where the process listens. Rings and link hellos are HMACs under keys
+// drawn from the secret, one for each use (secret), so that neither can
+// stand for the other.
+type job struct {
+	key  []byte // keyLen bytes
+	here net.IP // nil: this process cannot listen where the others reach it
+}
+
+// keyLen is the length of a job's secret and of each key drawn from it.
+const keyLen = 32
+
+// secret is the key of one use of the job's secret ("doorbell", "link"):
+// the HMAC of the use's name under the secret.
+func (j *job) secret(use string) []byte {
+	m := hmac.New(sha256.New, j.key)
+	m.Write([]byte(use))
+	return m.Sum(nil)
+}
+
+// The exchange at start: a process's host's address as its host name
+// resolves there (IPv4, 0 for none), the name itself, and the job's
+// secret (rank 0's; zeros elsewhere).
+const (
+	exAddr = iota
+	exLen
+	exName
+	exKey   = exName + 32 // a host name has at most 255 bytes
+	exWords = exKey + keyLen/8
+)
+
+// newJob makes the job's identity over c: it is collective, one Allgather
+// and one Alltoall. Rank 0 publishes the secret with its host. here is the
+// IPv4 address at which every other process of c reaches this one, where
+// its links and doorbell listen (nil where it has none). Each process
+// publishes its host's name and the address that name resolves to there;
+// the others take that address, or where it is a loopback one (as Debian's 127.0.1.1) and the
+// host is another, resolve the name themselves, and every process learns
+// what the others found for it. The processes on other hosts must all have
+// found the same; with none, it is the address found on its own host, or
+// the loopback. The processes on its own host are told it too (peerAddrs):
+// one address serves all.
+func newJob(c *mpi.Comm) (*job, error) {
+	n, me := c.Size(), c.Rank()
+	host, _ := os.Hostname()
+	mine := make([]int64, exWords)
+	if host != "" && len(host) <= 8*(exKey-exName) {
+		if ip := lookup(host); ip != nil {
+			mine[exAddr] = int64(binary.BigEndian.Uint32(ip))
+		}
+		mine[exLen] = int64(len(host))
+		copy(bytesOf(mine[exName:exKey]), host)
+	}
+	if me == 0 {
+		rand.Read(bytesOf(mine[exKey:]))
+	}
+	all := make([]int64, n*exWords)
+	if err := mpi.Allgather(c, mine, all); err != nil {
+		return nil, err
+	}
+	names, reach := make([]string, n), make([]int64, n)
+	found := map[string]int64{}
+	for r := range n {
+		w := all[r*exWords : (r+1)*exWords]
+		names[r] = string(bytesOf(w[exName:exKey])[:w[exLen]])
+		if names[r] == "" {
+			continue
+		}
+		a, seen := found[names[r]]
+		if !seen {
+			a = w[exAddr]
+			if a == 0 || ipOf(a).IsLoopback() {
+				a = 0
+				if ip := lookup(names[r]); ip != nil {
+					a = int64(binary.BigEndian.Uint32(ip))
+				}
+			}
+			found[names[r]] = a
+		}
+		reach[r] = a
+	}
+	heard := make([]int64, n)
+	if err := mpi.Alltoall(c, reach, heard); err != nil {
+		return nil, err
+	}
+	j := &job{key: bytes.Clone(bytesOf(all[exKey:exWords]))}
+	if names[me] == "" {
+		return j, nil
+	}
+	here, others := int64(0), false
+	for r := range n {
+		if names[r] == names[me] {
+			continue
+		}
+		if heard[r] == 0 || others && heard[r] != here {
+			return j, nil
+		}
+		here, others = heard[r], true
+	}
+	if !others {
+		here = reach[me]
+		if here == 0 {
+			j.here = net.IPv4(127, 0, 0, 1).To4()
+			return j, nil
+		}
+	}
+	j.here = ipOf(here)
+	return j, nil
+}
