@@ -7,12 +7,6 @@ import (
 	"github.com/goga-hpc/goga/mpi"
 )
 
-// AccElem is the set of element types Acc works on (ARMCI_ACC_INT, _LNG,
-// _FLT, _DBL, _CPL, _DCP).
-type AccElem interface {
-	~int32 | ~int64 | ~float32 | ~float64 | ~complex64 | ~complex128
-}
-
 // bytesOf views a slice's memory as bytes.
 func bytesOf[T any](s []T) []byte {
 	if len(s) == 0 {
@@ -27,6 +21,12 @@ func elems[T any](p *byte, n int) []T {
 		return nil
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(p)), n)
+}
+
+// elemsOf views b as elements of E (its length rounded down).
+func elemsOf[E any](b []byte) []E {
+	var z E
+	return elems[E](unsafe.SliceData(b), len(b)/int(unsafe.Sizeof(z)))
 }
 
 func sizeOf[T any]() int {
@@ -78,14 +78,6 @@ func pieces[T any](buf []T, f func(piece []T, off int) error) error {
 	return inPieces(len(buf)*es, func(o, n int) error { return f(buf[o/es:(o+n)/es], o) })
 }
 
-// accPieces issues the MPI accumulates of scale·src into rank's part from byte
-// off on, in pieces; completing them is the caller's business.
-func accPieces[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
-	return pieces(src, func(p []T, o int) error {
-		return mpi.Accumulate(s.win, scaled(p, scale), rank, off+o, mpi.Sum)
-	})
-}
-
 // Put copies src into rank's part of s at byte offset off (ARMCI_Put). It
 // returns when src may be reused.
 func Put[T mpi.Elem](s *Segment, rank, off int, src []T) error {
@@ -93,8 +85,10 @@ func Put[T mpi.Elem](s *Segment, rank, off int, src []T) error {
 	if err := s.check("Put", rank, off, len(b)); err != nil {
 		return err
 	}
-	// The mapped transport inline: its interface call is 5% of an 8-byte put.
-	if m, ok := s.to[rank].(*mapped); ok {
+	// The mapped transport inline, through a field set once where Malloc
+	// chose it (Segment.near), not an interface call: that call is 5% of an
+	// 8-byte put.
+	if m := s.near[rank]; m != nil {
 		if len(b) >= bigCopy {
 			m.entered.span(off, len(b))
 		}
@@ -112,7 +106,7 @@ func Get[T mpi.Elem](s *Segment, rank, off int, dst []T) error {
 	if err := s.check("Get", rank, off, len(b)); err != nil {
 		return err
 	}
-	if m, ok := s.to[rank].(*mapped); ok { // inline, as in Put
+	if m := s.near[rank]; m != nil { // inline, as in Put
 		copyBytes(b, m.part[off:])
 		return nil
 	}
@@ -131,50 +125,16 @@ func Acc[T AccElem](s *Segment, rank, off int, src []T, scale T) error {
 	if n == 0 {
 		return nil
 	}
-	if s.cpu {
-		if v := s.viaAM(rank); v != nil {
-			defer v.turn()()
-			return pieces(src, func(p []T, o int) error { return accAM(v, amShape{off: off + o}, p, scale) })
-		}
-		s.lockAcc(rank)
-		accumulate(elems[T](&s.parts[rank][off], len(src)), src, scale)
-		s.unlockAcc(rank)
+	// The processor's accumulate inline where it is the part's atomics, as
+	// Put's copy.
+	if m := s.near[rank]; m != nil && m.lock != nil {
+		lockWord(m.lock)
+		accumulate(elems[T](&m.part[off], len(src)), src, scale)
+		unlockWord(m.lock)
 		return nil
 	}
-	defer s.turn(rank)()
-	if err := accPieces(s, rank, off, src, scale); err != nil {
-		return err
-	}
-	return s.flushLocal(rank)
-}
-
-// accumulate is dst += scale·src.
-func accumulate[T AccElem](dst, src []T, scale T) {
-	dst = dst[:len(src)]
-	if accKernel(dst, src, scale) {
-		return
-	}
-	if scale == 1 {
-		for i, v := range src {
-			dst[i] += v
-		}
-		return
-	}
-	for i, v := range src {
-		dst[i] += scale * v
-	}
-}
-
-// scaled returns scale·src, or src itself when scale is 1.
-func scaled[T AccElem](src []T, scale T) []T {
-	if scale == 1 {
-		return src
-	}
-	out := make([]T, len(src))
-	for i, v := range src {
-		out[i] = scale * v
-	}
-	return out
+	_, err := s.at[rank].acc(off, bytesOf(src), kindOf[T]{}, scaleWords(scale), true)
+	return err
 }
 
 func (s *Segment) check(op string, rank, off, n int) error {
@@ -192,16 +152,4 @@ func (s *Segment) checkAcc(op string, rank, off, n, elem int) error {
 		return argErr(op, "offset", "%d is not a multiple of the element size %d", off, elem)
 	}
 	return nil
-}
-
-// lockAcc takes rank's accumulate lock, a part this process maps.
-func (s *Segment) lockAcc(rank int) { lockWord(s.locks[rank]) }
-
-func (s *Segment) unlockAcc(rank int) { unlockWord(s.locks[rank]) }
-
-// viaAM returns the active-message transport to rank's part, or nil where
-// this process reaches it otherwise.
-func (s *Segment) viaAM(rank int) *viaAM {
-	v, _ := s.to[rank].(*viaAM)
-	return v
 }

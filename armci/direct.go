@@ -29,14 +29,8 @@ func DirectTo[T AccElem](s *Segment, rank int) (d Direct[T], ok bool) {
 	if !ok {
 		return Direct[T]{}, false
 	}
-	d = Direct[T]{part: part, s: s, rank: rank}
-	if m, ok := s.to[rank].(*mapped); ok {
-		d.entered = m.entered
-	}
-	if s.cpu {
-		d.lock = s.locks[rank]
-	}
-	return d, true
+	m := s.near[rank]
+	return Direct[T]{part: part, s: s, rank: rank, entered: m.entered, lock: m.lock}, true
 }
 
 // Put copies src to the part at element offset off. One element is a

@@ -258,13 +258,17 @@
 // # Seam: transports
 //
 // The choice lives in one place: Segment.to holds one transport per rank
-// (transport.go: mapped, overMPI; am.go: viaAM), and put, get and their
-// strided, vector and non-blocking forms call it instead of asking what kind
-// of segment they are on. A new way to reach peers is a type that
-// implements transport and a case where a segment is allocated
-// (Runtime.malloc) that picks it for the ranks it serves; accumulates and
-// read-modify-write follow Segment.cpu in contig.go, strided.go, vector.go
-// and rmw.go.
+// (transport.go: mapped, overMPI; am_client.go: viaAM), and put, get and
+// their strided, vector and non-blocking forms call it instead of asking
+// what kind of segment they are on. Segment.at holds, per rank, the
+// atomics that accumulate and read-modify-write go through, chosen with
+// the segment so that they stay atomic against each other (the processor's
+// and the owners' servers', or MPI's on every target). A new way to reach
+// peers is a type that implements transport and atomics and a case where a
+// segment is allocated (Runtime.malloc) that picks it for the ranks it
+// serves. Put, Get, Acc and FetchAdd to a part this process maps with the
+// processor's atomics copy or add inline, through Segment.near, a field set
+// with the transports, instead of an interface call.
 //
 // # Performance
 //

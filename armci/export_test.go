@@ -1,10 +1,12 @@
 package armci
 
 import (
+	"errors"
 	"net"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/internal/agreement"
+	"github.com/goga-hpc/goga/mpi"
 )
 
 // SetMaxPiece makes transfers over MPI go in pieces of at most n bytes (a
@@ -86,4 +88,16 @@ func OnListen(f func(network string, addr net.Addr)) (restore func()) {
 	old := listening
 	listening = f
 	return func() { listening = old }
+}
+
+// ErrHandoff is the failure FailHandoffs injects.
+var ErrHandoff = errors.New("injected: the hand-off's wait failed")
+
+// FailHandoffs makes this process's waits for a mutex's hand-off fail at
+// once with ErrHandoff, after the lock has gone to the host, until restore.
+func FailHandoffs() (restore func()) {
+	w, r := handoffWait, handoffRecv
+	handoffWait = func(*amServer, ...*mpi.Request) error { return ErrHandoff }
+	handoffRecv = func(*mpi.Comm, []byte, int, int) (mpi.Status, error) { return mpi.Status{}, ErrHandoff }
+	return func() { handoffWait, handoffRecv = w, r }
 }

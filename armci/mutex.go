@@ -37,6 +37,10 @@ type mutexAlgorithm interface {
 	lock(mutex, host int) error
 	unlock(mutex, host int) error
 	free() error
+	// inOrder reports whether the host applies this process's transfers
+	// and its unlock in the order they were sent, so that Release needs
+	// no fence to the host.
+	inOrder() bool
 }
 
 // localMutex is one mutex as this process sees it.
@@ -229,7 +233,7 @@ func (rt *Runtime) unlock(op string, mutex, rank int, fence bool) error {
 			return notHeld() // before fencing for nothing
 		}
 		skip := -1
-		if _, ok := m.alg.(*amMutexes); ok {
+		if m.alg.inOrder() {
 			skip = rank
 		}
 		if err := rt.fenceAllBut(skip); err != nil {

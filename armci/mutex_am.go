@@ -67,10 +67,33 @@ func (m *amMutexes) lock(mutex, host int) error {
 	}
 	// Waiting serves the requests aimed at this process, the host's own
 	// lock requests among them.
-	return m.rt.am.wait(r)
+	if err := handoffWait(m.rt.am, r); err != nil {
+		m.abandon(r, mutex, host)
+		return err
+	}
+	return nil
+}
+
+// handoffWait waits for a lock's hand-off (a variable: tests make it fail).
+var handoffWait = (*amServer).wait
+
+// abandon withdraws a lock whose wait for the hand-off r failed, so that
+// neither the host's queue nor a receive posted here is left behind for a
+// later lock: an unlock request, after the lock in the host's order, hands
+// the mutex on where it had come to this process, and else takes this
+// process out of the waiters with a hand-off of its own (mutexRequest);
+// either way one hand-off comes, and completes r.
+func (m *amMutexes) abandon(r *mpi.Request, mutex, host int) {
+	if m.unlock(mutex, host) == nil {
+		r.Wait()
+	}
 }
 
 func (m *amMutexes) unlock(mutex, host int) error { return m.request(amUnlock, mutex, host) }
+
+// inOrder: the host's server applies this process's requests in the order
+// they were sent, its unlock after its transfers.
+func (m *amMutexes) inOrder() bool { return true }
 
 // request sends op for mutex to its host's server, in this process's turn to
 // the host, which orders it after this process's earlier requests there.
@@ -84,6 +107,10 @@ func (m *amMutexes) request(op, mutex, host int) error {
 
 // mutexRequest applies a lock or unlock request from src to a mutex hosted
 // here, and hands the mutex on when that makes it someone's.
+//
+// An unlock from a waiter withdraws a lock that failed at its process
+// (amMutexes.abandon): it leaves the queue, and the hand-off it waited for
+// says so.
 //
 // An unlock may arrive after its set was destroyed (DestroyMutexes does not
 // wait for unlocks in flight), even after a new set was made. It is then
@@ -105,6 +132,12 @@ func (a *amServer) mutexRequest(src int, h []int64) {
 		m.holder[i] = src
 	case amUnlock:
 		if m.holder[i] != src {
+			k := slices.Index(m.waiting[i], src)
+			if k < 0 {
+				return
+			}
+			m.waiting[i] = slices.Delete(m.waiting[i], k, k+1)
+			a.sendOn(m.handoffs, []byte{}, src, handoffTag(i, a.rank, m.size))
 			return
 		}
 		if len(m.waiting[i]) == 0 {

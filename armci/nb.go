@@ -123,13 +123,10 @@ func (rt *Runtime) WaitAll() error {
 	return nil
 }
 
-// started wraps an operation that a transport issued to rank without
-// waiting: through the RMA window, completed by a flush; else by its
-// requests, where no requests means it completed as it was issued.
-func (s *Segment) started(op string, rank int, reqs []*mpi.Request, err error) (*Handle, error) {
-	if _, rma := s.to[rank].(*overMPI); rma {
-		return s.startedRMA(op, rank, err)
-	}
+// startedReqs wraps an operation that a transport issued without waiting
+// and that its requests complete, where no requests means it completed as
+// it was issued.
+func (s *Segment) startedReqs(op string, reqs []*mpi.Request, err error) (*Handle, error) {
 	if err != nil {
 		// Complete what was issued before the failure: its buffers are pinned.
 		mpi.Waitall(reqs...)
@@ -194,7 +191,7 @@ func NbPut[T mpi.Elem](s *Segment, rank, off int, src []T) (*Handle, error) {
 		return nil, err
 	}
 	reqs, err := s.to[rank].put(off, b, false)
-	return s.started("NbPut", rank, reqs, err)
+	return s.to[rank].started("NbPut", reqs, err)
 }
 
 // NbGet is Get that returns at once (ARMCI_NbGet).
@@ -204,27 +201,19 @@ func NbGet[T mpi.Elem](s *Segment, rank, off int, dst []T) (*Handle, error) {
 		return nil, err
 	}
 	reqs, err := s.to[rank].get(off, b, false)
-	return s.started("NbGet", rank, reqs, err)
+	return s.to[rank].started("NbGet", reqs, err)
 }
 
 // NbAcc is Acc that returns at once (ARMCI_NbAcc).
 func NbAcc[T AccElem](s *Segment, rank, off int, src []T, scale T) (*Handle, error) {
-	if err := s.valid("NbAcc"); err != nil {
+	if err := s.checkAcc("NbAcc", rank, off, len(src)*sizeOf[T](), sizeOf[T]()); err != nil {
 		return nil, err
 	}
-	if !s.cpu && len(src) > 0 {
-		if err := s.checkAcc("NbAcc", rank, off, len(src)*sizeOf[T](), sizeOf[T]()); err != nil {
-			return nil, err
-		}
-		end := s.turn(rank)
-		err := s.issuedRMA(rank, false, accPieces(s, rank, off, src, scale))
-		end()
-		return s.startedRMA("NbAcc", rank, err)
+	if len(src) == 0 {
+		return completed("NbAcc"), nil
 	}
-	if err := Acc(s, rank, off, src, scale); err != nil {
-		return nil, renamed("NbAcc", err)
-	}
-	return completed("NbAcc"), nil
+	reqs, err := s.at[rank].acc(off, bytesOf(src), kindOf[T]{}, scaleWords(scale), false)
+	return s.at[rank].started("NbAcc", reqs, err)
 }
 
 // NbPutS is PutS that returns at once (ARMCI_NbPutS).
@@ -234,7 +223,7 @@ func NbPutS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handl
 		return nil, err
 	}
 	reqs, err := s.to[rank].putS(off, b, p, false)
-	return s.started("NbPutS", rank, reqs, err)
+	return s.to[rank].started("NbPutS", reqs, err)
 }
 
 // NbGetS is GetS that returns at once (ARMCI_NbGetS).
@@ -244,7 +233,7 @@ func NbGetS[T mpi.Elem](s *Segment, rank, off int, local []T, p Strided) (*Handl
 		return nil, err
 	}
 	reqs, err := s.to[rank].getS(off, b, p, false)
-	return s.started("NbGetS", rank, reqs, err)
+	return s.to[rank].started("NbGetS", reqs, err)
 }
 
 // NbAccS is AccS that returns at once (ARMCI_NbAccS). Over MPI the patch is
@@ -263,7 +252,7 @@ func NbPutV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle,
 		return nil, err
 	}
 	reqs, err := s.to[rank].putV(b, vecs, false)
-	return s.started("NbPutV", rank, reqs, err)
+	return s.to[rank].started("NbPutV", reqs, err)
 }
 
 // NbGetV is GetV that returns at once (ARMCI_NbGetV).
@@ -273,7 +262,7 @@ func NbGetV[T mpi.Elem](s *Segment, rank int, local []T, vecs []IOVec) (*Handle,
 		return nil, err
 	}
 	reqs, err := s.to[rank].getV(b, vecs, false)
-	return s.started("NbGetV", rank, reqs, err)
+	return s.to[rank].started("NbGetV", reqs, err)
 }
 
 // NbAccV is AccV that returns at once (ARMCI_NbAccV).

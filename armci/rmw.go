@@ -3,20 +3,22 @@ package armci
 import (
 	"sync/atomic"
 	"unsafe"
-
-	"github.com/goga-hpc/goga/mpi"
 )
 
 // RmwElem is the set of types that read-modify-write works on (ARMCI's INT
 // and LONG variants).
 type RmwElem interface{ ~int32 | ~int64 }
 
+// Read-modify-write kinds (atomics.rmw, and on the wire).
+const (
+	rmwFetchAdd = iota
+	rmwSwap
+	rmwCompareSwap
+)
+
 func (s *Segment) checkRmw(op string, rank, off, elem int) error {
 	return s.checkAcc(op, rank, off, elem, elem)
 }
-
-// addr is the address of an element of rank's shared-memory part.
-func addr(s *Segment, rank, off int) unsafe.Pointer { return unsafe.Pointer(&s.parts[rank][off]) }
 
 // FetchAdd adds v to the element at byte offset off in rank's part of s and
 // returns its old value, atomically with respect to every other
@@ -25,14 +27,18 @@ func FetchAdd[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 	if err := s.checkRmw("FetchAdd", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.cpu {
-		defer s.turn(rank)()
-		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Sum)
+	// The processor's atomic inline, without the atomics' interface call,
+	// where they are its (as Acc).
+	if m := s.near[rank]; m != nil && m.lock != nil {
+		return fetchAddAt(unsafe.Pointer(&m.part[off]), v), nil
 	}
-	if am := s.viaAM(rank); am != nil {
-		return rmwAM(am, off, amFetchAdd, v, 0)
-	}
-	return fetchAddAt(addr(s, rank, off), v), nil
+	return rmw(s, rank, off, rmwFetchAdd, v, 0)
+}
+
+// rmw applies a read-modify-write of kind through rank's atomics.
+func rmw[T RmwElem](s *Segment, rank, off, kind int, v, expect T) (T, error) {
+	old, err := s.at[rank].rmw(off, kind, sizeOf[T](), int64(v), int64(expect))
+	return T(old), err
 }
 
 // fetchAddAt adds v to the T at p with the processor's atomic and returns
@@ -50,17 +56,7 @@ func Swap[T RmwElem](s *Segment, rank, off int, v T) (T, error) {
 	if err := s.checkRmw("Swap", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.cpu {
-		defer s.turn(rank)()
-		return mpi.FetchAndOp(s.win, v, rank, off, mpi.Replace)
-	}
-	if am := s.viaAM(rank); am != nil {
-		return rmwAM(am, off, amSwap, v, 0)
-	}
-	if sizeOf[T]() == 4 {
-		return T(atomic.SwapInt32((*int32)(addr(s, rank, off)), int32(v))), nil
-	}
-	return T(atomic.SwapInt64((*int64)(addr(s, rank, off)), int64(v))), nil
+	return rmw(s, rank, off, rmwSwap, v, 0)
 }
 
 // CompareSwap stores v in the element at byte offset off in rank's part of s if
@@ -69,25 +65,37 @@ func CompareSwap[T RmwElem](s *Segment, rank, off int, expect, v T) (T, error) {
 	if err := s.checkRmw("CompareSwap", rank, off, sizeOf[T]()); err != nil {
 		return 0, err
 	}
-	if !s.cpu {
-		defer s.turn(rank)()
-		return mpi.CompareAndSwap(s.win, v, expect, rank, off)
+	return rmw(s, rank, off, rmwCompareSwap, v, expect)
+}
+
+// rmwAt applies a read-modify-write of a size-byte integer at p.
+func rmwAt(p unsafe.Pointer, size, kind int, v, expect int64) int64 {
+	if size == 4 {
+		p32 := (*int32)(p)
+		switch kind {
+		case rmwFetchAdd:
+			return int64(atomic.AddInt32(p32, int32(v)) - int32(v))
+		case rmwSwap:
+			return int64(atomic.SwapInt32(p32, int32(v)))
+		}
+		for {
+			cur := atomic.LoadInt32(p32)
+			if int64(cur) != expect || atomic.CompareAndSwapInt32(p32, cur, int32(v)) {
+				return int64(cur)
+			}
+		}
 	}
-	if am := s.viaAM(rank); am != nil {
-		return rmwAM(am, off, amCompareSwap, v, expect)
+	p64 := (*int64)(p)
+	switch kind {
+	case rmwFetchAdd:
+		return atomic.AddInt64(p64, v) - v
+	case rmwSwap:
+		return atomic.SwapInt64(p64, v)
 	}
-	p := addr(s, rank, off)
 	for {
-		if sizeOf[T]() == 4 {
-			cur := atomic.LoadInt32((*int32)(p))
-			if T(cur) != expect || atomic.CompareAndSwapInt32((*int32)(p), cur, int32(v)) {
-				return T(cur), nil
-			}
-		} else {
-			cur := atomic.LoadInt64((*int64)(p))
-			if T(cur) != expect || atomic.CompareAndSwapInt64((*int64)(p), cur, int64(v)) {
-				return T(cur), nil
-			}
+		cur := atomic.LoadInt64(p64)
+		if cur != expect || atomic.CompareAndSwapInt64(p64, cur, v) {
+			return cur
 		}
 	}
 }

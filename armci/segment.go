@@ -33,21 +33,25 @@ type Segment struct {
 	// process is not in the segment's communicator; nil when they coincide.
 	toSeg []int
 
-	// to[r] is how this process reaches rank r's part.
+	// to[r] is how this process reaches rank r's part, at[r] how it
+	// accumulates into it and reads-modifies-writes it (transport.go).
 	to []transport
+	at []atomics
+	// near[r] is rank r's part where this process maps it, else nil: the
+	// mapped transport of to[r] (and of at[r] where its lock is set), for
+	// the operations that inline it.
+	near []*mapped
 
-	// allMapped: every part is mapped (parts[r] is rank r's data, locks[r]
-	// its accumulate lock).
+	// allMapped: every part is mapped (parts[r] is rank r's data).
 	allMapped bool
 	parts     [][]byte
-	locks     []*uint32
 
 	// Accumulate and read-modify-write must use one mechanism on every
 	// target to stay atomic against each other. cpu: the processor's, on
 	// every part with a lock (mapped ones), through the owner's server on
 	// the rest (where every part is mapped, or parts off this node are
 	// reached by active messages). Otherwise MPI's, through win, on every
-	// target, mapped or not.
+	// target, mapped or not. Malloc chooses at by it.
 	cpu bool
 	// rma: win is an RMA window in a lock_all epoch.
 	rma bool
@@ -193,25 +197,10 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 		return nil, &Error{Op: op, Arg: "size", Msg: cause.Error(), Err: ErrNoRoom}
 	}
 	s := &Segment{rt: rt, comm: c, rank: c.Rank(), seq: segmentSeq.Add(1), allMapped: rt.shm && single, sizes: sizes}
-	s.cpu = s.allMapped || rt.am != nil
-	var err error
 	if all[1] != -all[2] {
 		revive = -1
 	}
-	switch {
-	case s.allMapped:
-		err = s.mapAll(size, revive)
-	case node != nil:
-		err = s.mapNodes(node, size)
-	case rt.am != nil:
-		err = s.openOwn(size)
-	default:
-		err = s.openRMA(size)
-	}
-	if err == nil && !s.allMapped && rt.am != nil {
-		err = s.reachByAM()
-	}
-	if err != nil {
+	if err := s.open(size, node, revive); err != nil {
 		return nil, err
 	}
 	adviseHuge(s.Local())
@@ -220,6 +209,28 @@ func (rt *Runtime) malloc(op string, c *mpi.Comm, size int) (*Segment, error) {
 	rt.segments[s] = struct{}{}
 	rt.mu.Unlock()
 	return s, nil
+}
+
+// open lays out this process's part of size bytes and chooses how every
+// part is reached (malloc, which has made node, and agreed on revive); it
+// is collective.
+func (s *Segment) open(size int, node *nodeParts, revive int) error {
+	s.cpu = s.allMapped || s.rt.am != nil
+	var err error
+	switch {
+	case s.allMapped:
+		err = s.mapAll(size, revive)
+	case node != nil:
+		err = s.mapNodes(node, size)
+	case s.rt.am != nil:
+		err = s.openOwn(size)
+	default:
+		err = s.openRMA(size)
+	}
+	if err == nil && !s.allMapped && s.rt.am != nil {
+		err = s.reachByAM()
+	}
+	return err
 }
 
 // nodeParts are the ranks of a segment's communicator on this process's
@@ -317,17 +328,18 @@ func (s *Segment) mapAll(size, revive int) error {
 		return err
 	}
 	n := s.comm.Size()
-	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
+	s.reachers(n)
 	for r := range n {
 		mem, err := mpi.SharedQuery[byte](w, r)
 		if err != nil {
 			w.Free()
 			return err
 		}
-		s.locks[r], s.parts[r], _ = partIn(mem, s.sizes[r])
-		s.to[r] = s.mapPart(r)
+		var lock *uint32
+		lock, s.parts[r], _ = partIn(mem, s.sizes[r])
+		s.mapPart(r, lock)
 	}
-	*s.locks[s.rank] = 0
+	*s.near[s.rank].lock = 0
 	if revive >= 0 {
 		// The removed pages read as zeros; the bytes that share a page
 		// with the window's other memory kept the old segment's.
@@ -360,8 +372,7 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 		node.free()
 		return err
 	}
-	n := s.comm.Size()
-	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
+	s.reachers(s.comm.Size())
 	var own int // this rank's part's offset in its room, for the RMA window
 	for nr, r := range node.ranks {
 		mem, err := mpi.SharedQuery[byte](node.win, nr)
@@ -372,10 +383,7 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 		var lock *uint32
 		var off int
 		lock, s.parts[r], off = partIn(mem, s.sizes[r])
-		s.to[r] = s.mapPart(r)
-		if s.cpu {
-			s.locks[r] = lock
-		}
+		s.mapPart(r, lock)
 		if r == s.rank {
 			own = off
 		}
@@ -384,7 +392,7 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 	if s.cpu {
 		// The other parts are reached by active messages (reachByAM, whose
 		// Allgather also orders every lock's reset before its first use).
-		*s.locks[s.rank] = 0
+		*s.near[s.rank].lock = 0
 		return nil
 	}
 	if s.win, err = mpi.WinCreateShared(s.comm, node.win, own, 1); err != nil {
@@ -398,7 +406,7 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 	}
 	for r := range s.to {
 		if s.to[r] == nil {
-			s.to[r] = &overMPI{s: s, rank: r}
+			s.overMPI(r)
 		}
 	}
 	s.rma = true
@@ -418,28 +426,48 @@ func (s *Segment) openOwn(size int) error {
 		return err
 	}
 	s.win = w
-	n := s.comm.Size()
-	s.parts, s.locks, s.to = make([][]byte, n), make([]*uint32, n), make([]transport, n)
-	s.locks[s.rank], s.parts[s.rank], _ = partIn(w.Bytes(), size)
-	*s.locks[s.rank] = 0
-	s.to[s.rank] = s.mapPart(s.rank)
+	s.reachers(s.comm.Size())
+	var lock *uint32
+	lock, s.parts[s.rank], _ = partIn(w.Bytes(), size)
+	*lock = 0
+	s.mapPart(s.rank, lock)
 	return nil
 }
 
-// mapPart is the mapped transport to rank's part, which this process maps.
-func (s *Segment) mapPart(rank int) *mapped {
+// reachers makes the tables of how this process reaches each of n parts.
+func (s *Segment) reachers(n int) {
+	s.parts, s.to, s.at, s.near = make([][]byte, n), make([]transport, n), make([]atomics, n), make([]*mapped, n)
+}
+
+// mapPart reaches rank's part, which this process maps (parts[rank]), by
+// the mapped transport, and through its accumulate lock lock by the
+// processor's atomics where the segment's are those (cpu), else by MPI's.
+func (s *Segment) mapPart(rank int, lock *uint32) {
 	m := &mapped{part: s.parts[rank], word: &s.rt.fenceWord}
 	if rank != s.rank {
 		m.entered = newEntered(m.part)
 	}
-	return m
+	s.to[rank], s.near[rank] = m, m
+	if s.cpu {
+		m.lock = lock
+		s.at[rank] = m
+		return
+	}
+	s.at[rank] = &overMPI{s: s, rank: rank}
+}
+
+// overMPI reaches rank's part through the RMA window, for transfers and
+// atomics alike.
+func (s *Segment) overMPI(rank int) {
+	o := &overMPI{s: s, rank: rank}
+	s.to[rank], s.at[rank] = o, o
 }
 
 // reachByAM registers this process's part with its active-message server
 // and reaches every part it does not map through their owners' servers; it
 // is collective.
 func (s *Segment) reachByAM() error {
-	s.amID = s.rt.am.register(s.parts[s.rank], s.locks[s.rank])
+	s.amID = s.rt.am.register(s.parts[s.rank], s.near[s.rank].lock)
 	all := make([]int64, 2*s.comm.Size())
 	if err := mpi.Allgather(s.comm, []int64{int64(s.rt.rank), s.amID}, all); err != nil {
 		s.rt.am.unregister(s.amID)
@@ -447,7 +475,8 @@ func (s *Segment) reachByAM() error {
 	}
 	for r := range s.to {
 		if s.to[r] == nil {
-			s.to[r] = &viaAM{s: s, rank: r, to: int(all[2*r]), id: all[2*r+1]}
+			v := &viaAM{s: s, rank: r, to: int(all[2*r]), id: all[2*r+1]}
+			s.to[r], s.at[r] = v, v
 		}
 	}
 	return nil
@@ -467,9 +496,9 @@ func (s *Segment) openRMA(size int) error {
 	s.win = w
 	s.rma = true
 	s.issued, s.flushed = make([]uint64, s.comm.Size()), make([]uint64, s.comm.Size())
-	s.to = make([]transport, s.comm.Size())
+	s.to, s.at, s.near = make([]transport, s.comm.Size()), make([]atomics, s.comm.Size()), make([]*mapped, s.comm.Size())
 	for r := range s.to {
-		s.to[r] = &overMPI{s: s, rank: r}
+		s.overMPI(r)
 	}
 	s.rt.startProgress()
 	s.rt.rmaSegments.Add(1)
@@ -523,7 +552,7 @@ func (s *Segment) Free() error {
 		return err
 	}
 	s.freed = true
-	s.parts, s.locks, s.to, s.node = nil, nil, nil, nil
+	s.parts, s.to, s.at, s.near, s.node = nil, nil, nil, nil, nil
 	if s.rma {
 		s.rt.rmaSegments.Add(-1)
 	}
@@ -555,11 +584,10 @@ func (s *Segment) SharedMemory() bool { return s.allMapped }
 // Mapped reports whether this process reaches rank's part through shared
 // memory (else through MPI).
 func (s *Segment) Mapped(rank int) bool {
-	if s == nil || s.freed || rank < 0 || rank >= len(s.to) {
+	if s == nil || s.freed || rank < 0 || rank >= len(s.near) {
 		return false
 	}
-	_, ok := s.to[rank].(*mapped)
-	return ok
+	return s.near[rank] != nil
 }
 
 // Local returns this rank's part as bytes, for direct reads and writes. Remote
@@ -591,7 +619,7 @@ func PartAs[T any](s *Segment, rank int) (part []T, ok bool) {
 	if !s.Mapped(rank) {
 		return nil, false
 	}
-	part, err := as[T]("PartAs", s.to[rank].(*mapped).part)
+	part, err := as[T]("PartAs", s.near[rank].part)
 	return part, err == nil
 }
 
@@ -702,7 +730,7 @@ func (s *Segment) MapIn(rank int) error {
 	if err := s.span("MapIn", rank, 0, 0); err != nil {
 		return err
 	}
-	if m, ok := s.to[rank].(*mapped); ok {
+	if m := s.near[rank]; m != nil {
 		m.entered.span(0, len(m.part))
 	}
 	return nil

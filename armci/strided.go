@@ -243,53 +243,8 @@ func AccS[T AccElem](s *Segment, rank, off int, local []T, p Strided, scale T) e
 	if err := s.checkStrided("AccS", rank, off, p, len(b), es); err != nil {
 		return err
 	}
-	if v := s.viaAM(rank); v != nil && s.cpu {
-		if p.Bytes() == 0 {
-			return nil
-		}
-		defer v.turn()()
-		return p.pieces(func(q Strided, l, r int) error {
-			packed := packStrided(b[l:], q)
-			return accAM(v, stridedShape(off+r, &q), elems[T](&packed[0], len(packed)/es), scale)
-		})
-	}
-	if s.cpu {
-		dst, n := s.parts[rank][off:], p.Count[0]/es
-		s.lockAcc(rank)
-		p.blocks(func(l, r int) {
-			accumulate(elems[T](&dst[r], n), local[l/es:l/es+n], scale)
-		})
-		s.unlockAcc(rank)
-		return nil
-	}
 	if p.Bytes() == 0 {
 		return nil
 	}
-	// Pack each piece of the scaled patch, then one MPI_Accumulate of it into
-	// the strided target.
-	defer s.turn(rank)()
-	err := p.pieces(func(q Strided, l, r int) error {
-		n := q.Count[0] / es
-		packed := make([]T, 0, q.Bytes()/es)
-		q.blocks(func(ql, _ int) {
-			for _, v := range local[(l+ql)/es : (l+ql)/es+n] {
-				packed = append(packed, scale*v)
-			}
-		})
-		lt, err := mpi.TypeStrided[T]([]int{len(packed)}, nil)
-		if err != nil {
-			return err
-		}
-		defer lt.Free()
-		rt, err := mpi.TypeStrided[T](append([]int{n}, q.Count[1:]...), q.RemoteStride)
-		if err != nil {
-			return err
-		}
-		defer rt.Free()
-		return mpi.AccumulateTyped(s.win, packed, lt, rank, off+r, rt, mpi.Sum)
-	})
-	if err != nil {
-		return err
-	}
-	return s.flushLocal(rank)
+	return s.at[rank].accS(off, b, p, kindOf[T]{}, scaleWords(scale))
 }

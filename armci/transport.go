@@ -10,15 +10,11 @@ import (
 // transport is how this process reaches one rank's part of a segment. Each
 // segment chooses one per rank when it is allocated (Segment.to): the rank's
 // part mapped into this process (mapped), the segment's MPI window
-// (overMPI), or the owner's active-message server (viaAM, am.go). The
+// (overMPI), or the owner's active-message server (viaAM, am_client.go). The
 // operations below take byte offsets and byte buffers already checked
 // against the part and the buffer; with wait they complete locally before
 // returning (nil requests), without it they may return requests still in
 // flight, whose buffers stay pinned until they complete.
-//
-// Accumulate and read-modify-write are not here: they must stay atomic
-// against each other whichever process issues them, so a segment uses one
-// mechanism for them on every target (Segment.cpu).
 type transport interface {
 	put(off int, b []byte, wait bool) ([]*mpi.Request, error)
 	get(off int, b []byte, wait bool) ([]*mpi.Request, error)
@@ -28,6 +24,30 @@ type transport interface {
 	getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error)
 	// fence completes this process's operations at the target.
 	fence() error
+	// started wraps an operation issued without wait as a Handle (err: the
+	// first failure, after which what was issued is completed).
+	started(op string, reqs []*mpi.Request, err error) (*Handle, error)
+}
+
+// atomics is how this process accumulates into and reads-modifies-writes
+// one rank's part of a segment (Segment.at). They must stay atomic against
+// each other whichever process issues them, so a segment chooses one
+// mechanism for every target when it is allocated: the processor's atomics
+// and the part's accumulate lock where every part this process does not
+// map is reached by active messages, whose owner applies them the same way
+// (mapped, viaAM); else MPI's accumulates on every target, mapped or not
+// (overMPI). Sources are packed elements of kind k, scale its words
+// (scaleWords); offsets and buffers are checked, and a whole number of
+// elements.
+type atomics interface {
+	acc(off int, src []byte, k accKind, scale [2]int64, wait bool) ([]*mpi.Request, error)
+	accS(off int, src []byte, p Strided, k accKind, scale [2]int64) error
+	accV(src []byte, vecs []IOVec, k accKind, scale [2]int64) error
+	// rmw applies a read-modify-write of kind (rmwFetchAdd, rmwSwap,
+	// rmwCompareSwap) to the size-byte integer at off and returns its old
+	// value.
+	rmw(off, kind, size int, v, expect int64) (int64, error)
+	started(op string, reqs []*mpi.Request, err error) (*Handle, error)
 }
 
 // mapped reaches a part that this process maps (a shared-memory window on
@@ -38,6 +58,10 @@ type mapped struct {
 	// entered is nil for this process's own part, whose pages Malloc
 	// populated; large writes into a peer's part enter its pages first.
 	entered *entered
+	// lock is the part's accumulate lock where the segment's accumulates
+	// are the processor's (mapped is then the part's atomics too); nil
+	// where they go through MPI.
+	lock *uint32
 }
 
 func (m *mapped) put(off int, b []byte, _ bool) ([]*mpi.Request, error) {
@@ -124,6 +148,39 @@ func (m *mapped) fence() error {
 	return nil
 }
 
+// started: a copy is complete when it returns.
+func (m *mapped) started(op string, _ []*mpi.Request, err error) (*Handle, error) {
+	if err != nil {
+		return nil, err
+	}
+	return completed(op), nil
+}
+
+func (m *mapped) acc(off int, src []byte, k accKind, scale [2]int64, _ bool) ([]*mpi.Request, error) {
+	lockWord(m.lock)
+	k.add(m.part[off:off+len(src)], src, scale)
+	unlockWord(m.lock)
+	return nil, nil
+}
+
+func (m *mapped) accS(off int, src []byte, p Strided, k accKind, scale [2]int64) error {
+	lockWord(m.lock)
+	k.addS(m.part[off:], src, p, scale)
+	unlockWord(m.lock)
+	return nil
+}
+
+func (m *mapped) accV(src []byte, vecs []IOVec, k accKind, scale [2]int64) error {
+	lockWord(m.lock)
+	k.addV(m.part, src, vecs, scale)
+	unlockWord(m.lock)
+	return nil
+}
+
+func (m *mapped) rmw(off, kind, size int, v, expect int64) (int64, error) {
+	return rmwAt(unsafe.Pointer(&m.part[off]), size, kind, v, expect), nil
+}
+
 // overMPI reaches rank's part through the segment's window, in its lock_all
 // epoch. One goroutine of this process at a time operates on a target
 // (Segment.turn).
@@ -195,3 +252,56 @@ all:
 }
 
 func (o *overMPI) fence() error { return o.s.win.Flush(o.rank) }
+
+func (o *overMPI) started(op string, _ []*mpi.Request, err error) (*Handle, error) {
+	return o.s.startedRMA(op, o.rank, err)
+}
+
+// acc issues MPI accumulates in pieces, completed by one local flush with
+// wait, else left to the handle, as move does.
+func (o *overMPI) acc(off int, src []byte, k accKind, scale [2]int64, wait bool) ([]*mpi.Request, error) {
+	defer o.s.turn(o.rank)()
+	return nil, o.s.issuedRMA(o.rank, wait, k.accMPI(o.s.win, o.rank, off, src, scale))
+}
+
+func (o *overMPI) accS(off int, src []byte, p Strided, k accKind, scale [2]int64) error {
+	defer o.s.turn(o.rank)()
+	return o.s.issuedRMA(o.rank, true, k.accMPIS(o.s.win, o.rank, off, src, p, scale))
+}
+
+func (o *overMPI) accV(src []byte, vecs []IOVec, k accKind, scale [2]int64) error {
+	defer o.s.turn(o.rank)()
+	var err error
+all:
+	for _, v := range vecs {
+		if v.Bytes == 0 {
+			continue
+		}
+		for i := range v.Local {
+			if err = k.accMPI(o.s.win, o.rank, v.Remote[i], src[v.Local[i]:v.Local[i]+v.Bytes], scale); err != nil {
+				break all
+			}
+		}
+	}
+	return o.s.issuedRMA(o.rank, true, err)
+}
+
+func (o *overMPI) rmw(off, kind, size int, v, expect int64) (int64, error) {
+	defer o.s.turn(o.rank)()
+	if size == 4 {
+		old, err := rmwMPI(o.s.win, o.rank, off, kind, int32(v), int32(expect))
+		return int64(old), err
+	}
+	return rmwMPI(o.s.win, o.rank, off, kind, v, expect)
+}
+
+// rmwMPI applies a read-modify-write of kind through MPI.
+func rmwMPI[T RmwElem](w *mpi.Win, rank, off, kind int, v, expect T) (T, error) {
+	switch kind {
+	case rmwFetchAdd:
+		return mpi.FetchAndOp(w, v, rank, off, mpi.Sum)
+	case rmwSwap:
+		return mpi.FetchAndOp(w, v, rank, off, mpi.Replace)
+	}
+	return mpi.CompareAndSwap(w, v, expect, rank, off)
+}

@@ -70,36 +70,5 @@ func AccV[T AccElem](s *Segment, rank int, local []T, vecs []IOVec, scale T) err
 	if err := s.checkVector("AccV", rank, vecs, len(local)*es, es); err != nil {
 		return err
 	}
-	if v := s.viaAM(rank); v != nil && s.cpu {
-		defer v.turn()()
-		b := bytesOf(local)
-		return lists(vecs, func(l, r []int, size int) error {
-			packed := packList(b, l, size)
-			return accAM(v, amShape{size: size, list: r}, elems[T](&packed[0], len(packed)/es), scale)
-		})
-	}
-	if s.cpu {
-		s.lockAcc(rank)
-		defer s.unlockAcc(rank)
-	} else {
-		defer s.turn(rank)()
-	}
-	for _, v := range vecs {
-		n := v.Bytes / es
-		if n == 0 {
-			continue
-		}
-		for i := range v.Local {
-			src := local[v.Local[i]/es : v.Local[i]/es+n]
-			if s.cpu {
-				accumulate(elems[T](&s.parts[rank][v.Remote[i]], n), src, scale)
-			} else if err := accPieces(s, rank, v.Remote[i], src, scale); err != nil {
-				return err
-			}
-		}
-	}
-	if s.cpu {
-		return nil
-	}
-	return s.flushLocal(rank)
+	return s.at[rank].accV(bytesOf(local), vecs, kindOf[T]{}, scaleWords(scale))
 }
