@@ -7,7 +7,8 @@ import (
 // MatmulPatch computes C[clo:chi] = alpha·op(A[alo:ahi])·op(B[blo:bhi]) +
 // beta·C[clo:chi] (GA_Matmul_patch, NGA_Matmul_patch, and through them
 // GA_Sgemm, GA_Dgemm, GA_Cgemm and GA_Zgemm on patches), where op(X) is X for
-// 'n' and Xᵀ for 't' (either case). It is collective, and honours MaskSync.
+// NoTrans and Xᵀ for Trans (GA's 'n' and 't', either case). It is
+// collective, and honours MaskSync.
 //
 // Every patch is given in C order as it lies in its array, transposed or
 // not: op is applied to it. A patch is 2-D: its dimensions of more than one
@@ -46,17 +47,17 @@ import (
 //     for 't'.
 //
 // Integer arrays are not multiplied, as in GA.
-func MatmulPatch[T scalapack.Elem](ta, tb byte, alpha T, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, beta T, c *Array[T], clo, chi []int) error {
+func MatmulPatch[T scalapack.Elem](ta, tb TransOp, alpha T, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, beta T, c *Array[T], clo, chi []int) error {
 	const op = "MatmulPatch"
 	pa, pb, pc, check := matmulShape(op, ta, tb, a, alo, ahi, b, blo, bhi, c, clo, chi)
-	l := patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, ta), "B", b, blo, bhi, tb), "C", c, clo, chi, 'n')
-	return matmul(op, upper(ta), upper(tb), alpha, pa, pb, beta, pc, check, l)
+	l := patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, ta), "B", b, blo, bhi, tb), "C", c, clo, chi, NoTrans)
+	return matmul(op, upperTrans(ta), upperTrans(tb), alpha, pa, pb, beta, pc, check, l)
 }
 
 // matmulShape checks MatmulPatch's arguments and returns its three patches.
 // An invalid array is left to collective's agreement to name, with the
 // others' shapes unchecked.
-func matmulShape[T scalapack.Elem](op string, ta, tb byte, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int) (pa, pb, pc patch2[T], err error) {
+func matmulShape[T scalapack.Elem](op string, ta, tb TransOp, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int) (pa, pb, pc patch2[T], err error) {
 	for _, x := range []*Array[T]{a, b, c} {
 		if err := x.valid(op); err != nil {
 			return pa, pb, pc, err
