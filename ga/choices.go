@@ -5,8 +5,8 @@ import "github.com/goga-hpc/goga/scalapack"
 // Where GA C takes a character or a string to choose among a few
 // operations, goga takes a named type whose constants spell GA's choices.
 // The underlying types are GA's, so GA's own spellings, untyped constants
-// such as 'n' or "absmax", still compile; a value outside the set returns
-// an error naming it, as before.
+// such as 'n' or "absmax", compile too; a value outside the set returns an
+// error that names it.
 
 // TransOp selects op(X) in Gemm, MatmulPatch, CopyPatch, DotPatch and
 // LuSolve: X itself, its transpose, or its conjugate transpose. It is
