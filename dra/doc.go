@@ -27,7 +27,7 @@
 // WriteSection and ReadSection move a patch [glo, ghi] of a global array
 // to or from a section [dlo, dhi] of the disk array (0-based, inclusive,
 // C order, as in package ga), the patch's shape equal to the section's
-// (reversed when trans is set, which transposes, as CopyPatch's 't' does),
+// (reversed when trans is set, which transposes, as CopyPatch's Trans does),
 // dimensions of extent 1 aside. Each returns a Request, and Wait
 // (collective) completes it; Probe answers whether its I/O is done. Until
 // Wait, the global array a write reads must not change and the one a read

@@ -323,11 +323,11 @@ func (b *box[T]) done(op, file string, err error) error {
 	return err
 }
 
-func transFlag(trans bool) byte {
+func transFlag(trans bool) ga.TransOp {
 	if trans {
-		return 't'
+		return ga.Trans
 	}
-	return 'n'
+	return ga.NoTrans
 }
 
 // WriteSection starts writing the patch [glo, ghi] of g into the section

@@ -107,10 +107,10 @@ func longRuns[T float32 | float64](t *testing.T) {
 	v[5], v[4100], v[4203], v[1000], v[2999] = nan, 5000, 5000, -7, -7
 	putAll(t, a, v)
 	for _, c := range []struct {
-		op   string
+		op   ga.Op
 		want T
 		at   int
-	}{{"max", 5000, 4100}, {"min", -7, 1000}} {
+	}{{ga.OpMax, 5000, 4100}, {ga.OpMin, -7, 1000}} {
 		val, idx, err := a.SelectElem(c.op)
 		must(t, err)
 		if val != c.want || !slices.Equal(idx, []int{c.at / 100, c.at % 100}) {
@@ -137,7 +137,7 @@ func longRuns[T float32 | float64](t *testing.T) {
 		v[i] = inf
 	}
 	putAll(t, a, v)
-	val, idx, err := a.SelectElem("max")
+	val, idx, err := a.SelectElem(ga.OpMax)
 	must(t, err)
 	if val != inf || !slices.Equal(idx, []int{0, 0}) {
 		t.Errorf("SelectElem(max) of -Inf everywhere = %v at %v, want -Inf at [0 0]", val, idx)

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -288,7 +287,7 @@ func scratchFor(n int) []uint64 {
 // last. Iterative solvers call them in their inner loops with the same
 // arguments; building and hashing the text each time cost half of a
 // one-element Gop on one process.
-func messageArgs(last *atomic.Pointer[keptMessage], t reflect.Type, n, root int, op string, make func() *args) *args {
+func messageArgs(last *atomic.Pointer[keptMessage], t reflect.Type, n, root int, op Op, make func() *args) *args {
 	if m := last.Load(); m != nil && m.t == t && m.n == n && m.root == root && m.op == op {
 		return m.l
 	}
@@ -301,16 +300,17 @@ func messageArgs(last *atomic.Pointer[keptMessage], t reflect.Type, n, root int,
 type keptMessage struct {
 	t       reflect.Type
 	n, root int
-	op      string
+	op      Op
 	l       *args
 }
 
 // Gop combines x elementwise over every process and leaves the result in every
-// process's x (GA_Gop, GA_Dgop, GA_Igop, …). op is "+", "*", "max", "min",
-// "absmax", "absmin" or "or": the four after "*" are for real types only,
-// and "or", the bitwise or (GA_Igop's; MPI_BOR under ARMCI-MPI), for integer
+// process's x (GA_Gop, GA_Dgop, GA_Igop, …). op is OpSum, OpProd, OpMax,
+// OpMin, OpAbsMax, OpAbsMin or OpOr (GA's "+", "*", "max", "min", "absmax",
+// "absmin" and "or"): the four after OpProd are for real types only, and
+// OpOr, the bitwise or (GA_Igop's; MPI_BOR under ARMCI-MPI), for integer
 // types only.
-func Gop[T Elem](x []T, op string) error {
+func Gop[T Elem](x []T, op Op) error {
 	g, err := current("Gop")
 	if err != nil {
 		return err
@@ -319,7 +319,7 @@ func Gop[T Elem](x []T, op string) error {
 }
 
 // gop is Gop on g's processes; name is the call's.
-func gop[T Elem](g *group, name string, x []T, op string) error {
+func gop[T Elem](g *group, name string, x []T, op Op) error {
 	var z T
 	k := reflect.TypeFor[T]().Kind()
 	isComplex := k == reflect.Complex64 || k == reflect.Complex128
@@ -327,25 +327,25 @@ func gop[T Elem](g *group, name string, x []T, op string) error {
 	var r armci.ReduceOp
 	var check error
 	switch op {
-	case "+":
+	case OpSum:
 		o, r = mpi.Sum, armci.ReduceSum
-	case "*":
+	case OpProd:
 		o, r = mpi.Prod, armci.ReduceProd
-	case "max", "absmax":
+	case OpMax, OpAbsMax:
 		o, r = mpi.Max, armci.ReduceMax
-	case "min", "absmin":
+	case OpMin, OpAbsMin:
 		o, r = mpi.Min, armci.ReduceMin
-	case "or":
+	case OpOr:
 		o, r = mpi.Bor, armci.ReduceOr
 	default:
-		check = errorf(name, "", "unknown operation %q; want +, *, max, min, absmax, absmin or or", op)
+		check = errorf(name, "", "unknown operation %q; want OpSum (+), OpProd (*), OpMax, OpMin, OpAbsMax, OpAbsMin or OpOr", op)
 	}
 	if check == nil && (isComplex && o != mpi.Sum && o != mpi.Prod || o == mpi.Bor && k != reflect.Int32 && k != reflect.Int64) {
 		check = errorf(name, "", "operation %q is not defined for %T", op, z)
 	}
-	abs := strings.HasPrefix(op, "abs")
+	abs := op == OpAbsMax || op == OpAbsMin
 	l := messageArgs(&g.lastGop, reflect.TypeFor[T](), len(x), 0, op, func() *args {
-		return typ[T](newArgs("Gop").ints("len", len(x)).str("op", op), "x")
+		return typ[T](newArgs("Gop").ints("len", len(x)).str("op", string(op)), "x")
 	})
 	if n := len(x) * int(unsafe.Sizeof(z)); n <= g.rt.ReduceCap() {
 		// A small reduction rides on the agreement's collective, combined

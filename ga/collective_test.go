@@ -197,16 +197,16 @@ func testGop[T ga.Elem](t *testing.T) {
 func testGopOf[T ga.Elem](t *testing.T, m int) {
 	me, n := ga.Nodeid(), ga.Nnodes()
 	x := func(r, i int) T { return mk[T](3*r-4+i%7, i%5-r) }
-	ops := []string{"+", "*", "max", "min", "absmax", "absmin"}
+	ops := []ga.Op{ga.OpSum, ga.OpProd, ga.OpMax, ga.OpMin, ga.OpAbsMax, ga.OpAbsMin}
 	re := func(v T) float64 { return real(complexOf(v)) }
 	for _, op := range ops {
 		mine := make([]T, m)
 		for i := range mine {
 			mine[i] = x(me, i)
 		}
-		if isComplex[T]() && op != "+" && op != "*" {
+		if isComplex[T]() && op != ga.OpSum && op != ga.OpProd {
 			keep := slices.Clone(mine)
-			wantErr(t, "Gop "+op+" on "+typeName[T](), ga.Gop(mine, op), "Gop", "", nil, op)
+			wantErr(t, "Gop "+string(op)+" on "+typeName[T](), ga.Gop(mine, op), "Gop", "", nil, string(op))
 			sameElems(t, "x after a refused Gop", mine, keep)
 			continue
 		}
@@ -214,36 +214,36 @@ func testGopOf[T ga.Elem](t *testing.T, m int) {
 		want := make([]T, m)
 		for i := range want {
 			w := x(0, i)
-			if strings.HasPrefix(op, "abs") && re(w) < 0 {
+			if (op == ga.OpAbsMax || op == ga.OpAbsMin) && re(w) < 0 {
 				w = -w
 			}
 			for r := 1; r < n; r++ {
 				v := x(r, i)
 				switch op {
-				case "+":
+				case ga.OpSum:
 					w += v
-				case "*":
+				case ga.OpProd:
 					w *= v
-				case "max":
+				case ga.OpMax:
 					if re(v) > re(w) {
 						w = v
 					}
-				case "min":
+				case ga.OpMin:
 					if re(v) < re(w) {
 						w = v
 					}
-				case "absmax", "absmin":
+				case ga.OpAbsMax, ga.OpAbsMin:
 					if re(v) < 0 {
 						v = -v
 					}
-					if (op == "absmax") == (re(v) > re(w)) && re(v) != re(w) {
+					if (op == ga.OpAbsMax) == (re(v) > re(w)) && re(v) != re(w) {
 						w = v
 					}
 				}
 			}
 			want[i] = w
 		}
-		sameElems(t, "Gop "+op, mine, want)
+		sameElems(t, "Gop "+string(op), mine, want)
 	}
 	wantErr(t, "Gop with an unknown op", ga.Gop([]T{1}, "avg"), "Gop", "", nil, "avg")
 }

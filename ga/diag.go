@@ -22,9 +22,13 @@ import (
 // Z is written into V's own storage when V lies as A does, else put back by
 // one Put per block.
 
-// The kinds of eigenproblem.
+// diagKind is the kind of eigenproblem a Diag call solves: standard
+// (DiagStd), generalized (Diag), or generalized with S's factor kept
+// (DiagReuse).
+type diagKind int
+
 const (
-	diagStd = iota
+	diagStd diagKind = iota
 	diagGen
 	diagReuse
 )
@@ -108,7 +112,7 @@ func forgetFactor(g *group) {
 // diag checks and agrees on the arguments, then solves on the processes'
 // near-square grid or the grid of a BlockCyclicGrid a, or if seq on the
 // group's first process alone.
-func diag[T scalapack.Elem](op string, kind, control int, seq bool, a, s, v *Array[T]) ([]float64, error) {
+func diag[T scalapack.Elem](op string, kind diagKind, control int, seq bool, a, s, v *Array[T]) ([]float64, error) {
 	g, err := groupOf(op, a)
 	if err != nil {
 		return nil, err
@@ -123,7 +127,7 @@ func diag[T scalapack.Elem](op string, kind, control int, seq bool, a, s, v *Arr
 			check = errorf(op, s.name, "no factorization of this S is kept: call with control 0 first")
 		}
 	}
-	l := newArgs(op).ints("kind", kind, control).ints("nb", g.block())
+	l := newArgs(op).ints("kind", int(kind), control).ints("nb", g.block())
 	if err := opening(g, op, a.Name(), check, writing(array(array(array(l, "A", a), "S", s), "V", v), v)); err != nil {
 		return nil, err
 	}
@@ -171,7 +175,7 @@ func diag[T scalapack.Elem](op string, kind, control int, seq bool, a, s, v *Arr
 // nil), with S factored already if f is not nil. It returns the
 // eigenvalues, Z (to be put into v if put, else v's own storage) and S's
 // factor.
-func diagSolve[T scalapack.Elem](g *group, op string, kind int, one *blacs.Grid, a, s, v *Array[T], f *peigs.Factor[T]) (vals []float64, z *scalapack.Matrix[T], put bool, _ *peigs.Factor[T], err error) {
+func diagSolve[T scalapack.Elem](g *group, op string, kind diagKind, one *blacs.Grid, a, s, v *Array[T], f *peigs.Factor[T]) (vals []float64, z *scalapack.Matrix[T], put bool, _ *peigs.Factor[T], err error) {
 	n := a.dims[0]
 	// Arrays that lie as a does (in its blocks both ways) are used in place.
 	here := func(x *Array[T]) bool {
@@ -237,7 +241,7 @@ func diagSolve[T scalapack.Elem](g *group, op string, kind int, one *blacs.Grid,
 
 // diagShape checks the arrays of an eigenproblem: a square, s (unless
 // kind is diagStd) and v of its shape, v distinct from both.
-func diagShape[T scalapack.Elem](op string, kind int, a, s, v *Array[T]) error {
+func diagShape[T scalapack.Elem](op string, kind diagKind, a, s, v *Array[T]) error {
 	if err := a.valid(op); err != nil {
 		return err
 	}

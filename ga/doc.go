@@ -62,6 +62,12 @@
 // Array[T]. A plain Go type of the program's own, registered with
 // RegisterType, makes a UserArray, which moves elements and their fields
 // but does no arithmetic (usertype.go). Sizes and indices are Go ints: no 2^31 limits.
+// Where GA takes a character or a string to choose an operation, goga takes
+// a named type whose constants spell the choices (choices.go): TransOp
+// (NoTrans, Trans, ConjTrans for GA's 'n', 't', 'c') and Op (OpSum, OpProd,
+// OpMax, OpMin, OpAbsMax, OpAbsMin, OpOr for GA's "+", "*", "max", "min",
+// "absmax", "absmin", "or"). Their underlying types are GA's, so GA's own
+// spellings still compile.
 //
 // # Distribution
 //
@@ -406,7 +412,7 @@
 //	GA_Ndim, GA_Get_dimension     a.Ndim
 //	NGA_Compare_distr, GA_Compare_distr  CompareDistr(a, b)
 //	GA_Brdcst                     Brdcst
-//	GA_Gop, GA_Igop, GA_Lgop, GA_Llgop, GA_Fgop, GA_Dgop, GA_Cgop, GA_Zgop  Gop (ops "+", "*", "max", "min", "absmax", "absmin", "or")
+//	GA_Gop, GA_Igop, GA_Lgop, GA_Llgop, GA_Fgop, GA_Dgop, GA_Cgop, GA_Zgop  Gop (op OpSum, OpProd, OpMax, OpMin, OpAbsMax, OpAbsMin or OpOr: GA's "+", "*", "max", "min", "absmax", "absmin", "or")
 //	GA_Zero, GA_Fill, GA_Scale    a.Zero, a.Fill, a.Scale
 //	GA_Copy                       Copy(a, b)
 //	GA_Add                        Add(alpha, a, beta, b, c)
@@ -414,9 +420,9 @@
 //	GA_Zero_patch, NGA_Zero_patch  a.ZeroPatch
 //	GA_Fill_patch, NGA_Fill_patch  a.FillPatch
 //	GA_Scale_patch, NGA_Scale_patch  a.ScalePatch
-//	GA_Copy_patch, NGA_Copy_patch  CopyPatch(trans, a, alo, ahi, b, blo, bhi)
+//	GA_Copy_patch, NGA_Copy_patch  CopyPatch(trans, a, alo, ahi, b, blo, bhi) (trans NoTrans or Trans: GA's 'n', 't')
 //	GA_Add_patch, NGA_Add_patch   AddPatch(alpha, a, alo, ahi, beta, b, blo, bhi, c, clo, chi)
-//	NGA_Idot_patch, NGA_Ldot_patch, NGA_Lldot_patch, NGA_Fdot_patch, NGA_Ddot_patch, NGA_Cdot_patch, NGA_Zdot_patch  DotPatch(a, ta, alo, ahi, b, tb, blo, bhi)
+//	NGA_Idot_patch, NGA_Ldot_patch, NGA_Lldot_patch, NGA_Fdot_patch, NGA_Ddot_patch, NGA_Cdot_patch, NGA_Zdot_patch  DotPatch(a, ta, alo, ahi, b, tb, blo, bhi) (ta, tb NoTrans or Trans)
 //	GA_Abs_value, GA_Abs_value_patch  a.AbsValue, a.AbsValuePatch
 //	GA_Add_constant, GA_Add_constant_patch  a.AddConstant, a.AddConstantPatch
 //	GA_Recip, GA_Recip_patch      a.Recip, a.RecipPatch (a zero: ErrZeroDivisor, not an abort)
@@ -435,7 +441,7 @@
 //	GA_Get_diag                   a.GetDiag
 //	GA_Scale_rows, GA_Scale_cols  a.ScaleRows, a.ScaleCols
 //	GA_Norm1, GA_Norm_infinity    a.Norm1, a.NormInfinity (sum and max of |a| over all entries, as GA computes)
-//	GA_Lu_solve                   LuSolve(trans, a, b) (every float type; trans 'C' too)
+//	GA_Lu_solve                   LuSolve(trans, a, b) (every float type; trans NoTrans, Trans or ConjTrans: GA's 'n', 't', and 'c' too)
 //	GA_Llt_solve                  LltSolve(a, b) (Hermitian A for complex types)
 //	GA_Solve                      Solve(a, b)
 //	GA_Spd_invert                 SpdInvert(a)
@@ -443,8 +449,8 @@
 //	GA_Diag                       Diag(a, s, v)
 //	GA_Diag_reuse                 DiagReuse(control, a, s, v) (0 factors S and keeps it, > 0 reuses, < 0 frees)
 //	GA_Diag_std_seq, GA_Diag_seq  DiagStdSeq(a, v), DiagSeq(a, s, v) (on the first process)
-//	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm  Gemm(ta, tb, m, n, k, alpha, a, b, beta, c)
-//	GA_Matmul_patch, NGA_Matmul_patch  MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi) (C-order patches as they lie, op applied; GA_Matmul_patch's Fortran view and NGA_Matmul_patch's op() bounds map as its doc says; vectors read as GA reads them)
+//	GA_Sgemm, GA_Dgemm, GA_Cgemm, GA_Zgemm  Gemm(ta, tb, m, n, k, alpha, a, b, beta, c) (ta, tb NoTrans or Trans)
+//	GA_Matmul_patch, NGA_Matmul_patch  MatmulPatch(ta, tb, alpha, a, alo, ahi, b, blo, bhi, beta, c, clo, chi) (ta, tb NoTrans or Trans; C-order patches as they lie, op applied; GA_Matmul_patch's Fortran view and NGA_Matmul_patch's op() bounds map as its doc says; vectors read as GA reads them)
 //	NGA_Access (through gonum)    LocalDense, LocalCDense, LocalVec
 //	NGA_Access_block (gonum)      BlockDense
 //	NGA_Get (into gonum)          GetDense, GetIntoDense, GetCDense, GetIntoCDense
@@ -456,7 +462,7 @@
 //	GA_Transpose                  Transpose(a, b)
 //	GA_Symmetrize                 a.Symmetrize (float and complex, not only double)
 //	GA_Randomize                  a.Randomize(val, seed) (SplitMix64 by C-order position, not rand())
-//	NGA_Select_elem               a.SelectElem(op) (value and subscript; ties: the first in C order)
+//	NGA_Select_elem               a.SelectElem(op) (op OpMin or OpMax; value and subscript; ties: the first in C order)
 //	GA_Print_patch, NGA_Print_patch  a.PrintPatch (a.FprintPatch; C-order, 0-based indices; GA_Print_patch's 2-D ilo, ihi, jlo, jhi are lo {ilo, jlo}, hi {ihi, jhi})
 //	GA_Summarize                  Summarize (Fsummarize; local, as in GA)
 //	GA_Patch_enum                 a.PatchEnum(lo, hi, start, inc)

@@ -37,7 +37,7 @@ func testLifecycle(t *testing.T) {
 	wantErr(t, "Sync before Init", ga.Sync(), "Sync", "", ga.ErrNotInitialized)
 	wantErr(t, "Terminate before Init", ga.Terminate(), "Terminate", "", ga.ErrNotInitialized)
 	wantErr(t, "CreateMutexes before Init", ga.CreateMutexes(1), "CreateMutexes", "", ga.ErrNotInitialized)
-	wantErr(t, "Gop before Init", ga.Gop([]float64{1}, "+"), "Gop", "", ga.ErrNotInitialized)
+	wantErr(t, "Gop before Init", ga.Gop([]float64{1}, ga.OpSum), "Gop", "", ga.ErrNotInitialized)
 
 	must(t, ga.Init())
 	if !ga.Initialized() || ga.Nodeid() != w.Rank() || ga.Nnodes() != w.Size() {
@@ -312,7 +312,7 @@ func testCollectiveMisuse(t *testing.T) {
 	buf := []float64{1, 2}
 	wantErr(t, "Brdcst from rank N", ga.Brdcst(buf, n), "Brdcst", "", nil, fmt.Sprint(n))
 	wantErr(t, "Brdcst from rank -1", ga.Brdcst(buf, -1), "Brdcst", "", nil, "-1")
-	wantErr(t, "Gop with an unknown op", ga.Gop(buf, "or"), "Gop", "", nil, `"or"`)
+	wantErr(t, "Gop with an unknown op", ga.Gop(buf, ga.OpOr), "Gop", "", nil, `"or"`)
 	sameElems(t, "buffer after refused Brdcst and Gop", buf, []float64{1, 2})
 
 	must(t, ga.Sync())

@@ -53,7 +53,7 @@ func ExampleLocalDense() {
 		log.Fatal(err)
 	}
 	lo, hi := []int{1, 1}, []int{2, 2}
-	if err := ga.MatmulPatch('n', 'n', 3.0, a, lo, hi, a, lo, hi, 0.0, c, []int{0, 0}, []int{1, 1}); err != nil {
+	if err := ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 3.0, a, lo, hi, a, lo, hi, 0.0, c, []int{0, 0}, []int{1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	p, err := ga.GetDense(c, []int{0, 0}, []int{1, 2})

@@ -95,7 +95,7 @@ func ExampleLuSolve() {
 	if err := ga.Sync(); err != nil {
 		log.Fatal(err)
 	}
-	if err := ga.LuSolve('N', a, b); err != nil { // b becomes x
+	if err := ga.LuSolve(ga.NoTrans, a, b); err != nil { // b becomes x
 		log.Fatal(err)
 	}
 	x := make([]float64, 2)
@@ -131,7 +131,7 @@ func ExampleGemm() {
 	if err := ga.Sync(); err != nil {
 		log.Fatal(err)
 	}
-	if err := ga.Gemm('N', 'N', 2, 2, 2, 1, a, b, 0, c); err != nil {
+	if err := ga.Gemm(ga.NoTrans, ga.NoTrans, 2, 2, 2, 1, a, b, 0, c); err != nil {
 		log.Fatal(err)
 	}
 	got := make([]float64, 4)

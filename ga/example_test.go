@@ -107,7 +107,7 @@ func ExampleBuilder_BlockCyclicGrid() {
 	if err := b.Fill(8); err != nil {
 		log.Fatal(err)
 	}
-	if err := ga.LuSolve('N', a, b); err != nil {
+	if err := ga.LuSolve(ga.NoTrans, a, b); err != nil {
 		log.Fatal(err)
 	}
 	x := make([]float64, 4)

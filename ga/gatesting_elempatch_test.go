@@ -213,7 +213,7 @@ func elempatchCase[T ga.Elem](t *testing.T, op epOp, dim int) {
 	for _, ch := range checks {
 		must(t, d.FillPatch(lo, hi, ch.want))
 		must(t, ga.AddPatch(one, ch.got, lo, hi, minus, d, lo, hi, e, lo, hi))
-		most, at, err := e.SelectElem("max")
+		most, at, err := e.SelectElem(ga.OpMax)
 		must(t, err)
 		norm, err := e.NormInfinity()
 		must(t, err)

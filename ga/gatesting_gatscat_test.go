@@ -77,7 +77,7 @@ func dealtScatter(t *testing.T) (a *ga.Array[int32], values []int32, subs [][]in
 		sizeMe++
 	}
 	sum := []int64{int64(sizeMe)}
-	must(t, ga.Gop(sum, "+"))
+	must(t, ga.Gop(sum, ga.OpSum))
 	if sum[0] != int64(size) {
 		fatalf(t, "sizes add up to %d, want %d", sum[0], size)
 	}

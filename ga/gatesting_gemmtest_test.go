@@ -96,7 +96,7 @@ func gemmtestProduct[T scalapack.Elem](t *testing.T, what string, a, b, c *ga.Ar
 	}
 	must(t, ga.Sync())
 	one, zero := mk[T](1, 0), mk[T](0, 0)
-	must(t, ga.MatmulPatch('N', 'N', one, a, lo, hi, b, lo, hi, zero, c, lo, hi))
+	must(t, ga.MatmulPatch(ga.NoTrans, ga.NoTrans, one, a, lo, hi, b, lo, hi, zero, c, lo, hi))
 
 	model := make([]T, n*n)
 	for i := range n {
@@ -132,11 +132,11 @@ func gemmtestProduct[T scalapack.Elem](t *testing.T, what string, a, b, c *ga.Ar
 		must(t, ga.Add(one, a, -one, c, b))
 		diff, err = ga.Dot(b, b)
 	} else {
-		norm, err = ga.DotPatch(a, 'N', lo, hi, a, 'N', lo, hi)
+		norm, err = ga.DotPatch(a, ga.NoTrans, lo, hi, a, ga.NoTrans, lo, hi)
 		must(t, err)
 		must(t, b.ZeroPatch(lo, hi))
 		must(t, ga.AddPatch(one, a, lo, hi, -one, c, lo, hi, b, lo, hi))
-		diff, err = ga.DotPatch(b, 'N', lo, hi, b, 'N', lo, hi)
+		diff, err = ga.DotPatch(b, ga.NoTrans, lo, hi, b, ga.NoTrans, lo, hi)
 	}
 	must(t, err)
 	rel := cmplx.Abs(complexOf(diff))

@@ -119,7 +119,7 @@ func mulmatpatchcCase(t *testing.T, rnd *gaRandom, size int, same bool, pos [6]i
 			}
 		}
 	}
-	must(t, ga.MatmulPatch('n', 'n', 1.0, a, alo[:], ahi[:], b, blo[:], bhi[:], 0, c, clo[:], chi[:]))
+	must(t, ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 1.0, a, alo[:], ahi[:], b, blo[:], bhi[:], 0, c, clo[:], chi[:]))
 	got := make([]float64, m*n)
 	must(t, c.Get(clo[:], chi[:], got, nil))
 	sameElems(t, what(), got, want)

@@ -63,7 +63,7 @@ func TestGATestingNbtestc(t *testing.T) {
 				must(t, a.Release(lo, hi))
 			}
 			all := []int32{ok}
-			must(t, ga.Gop(all, "*"))
+			must(t, ga.Gop(all, ga.OpProd))
 			if all[0] != 1 && ok == 1 {
 				t.Errorf("%s: another process found a wrong element", what)
 			}

@@ -147,9 +147,9 @@ func readOnlyStats(t *testing.T, mode string, times *ga.Array[float64], ntimes *
 	must(t, times.Get(own, own, tm, nil))
 	must(t, ntimes.Get(own, own, nt, nil))
 	must(t, nelems.Get(own, own, ne, nil))
-	must(t, ga.Gop(tm, "+"))
-	must(t, ga.Gop(nt, "+"))
-	must(t, ga.Gop(ne, "+"))
+	must(t, ga.Gop(tm, ga.OpSum))
+	must(t, ga.Gop(nt, ga.OpSum))
+	must(t, ga.Gop(ne, ga.OpSum))
 	if want := int32(loops * nproc); nt[0] != want {
 		t.Errorf("%s, %v patches: %d transfers in all, want %d", mode, size, nt[0], want)
 	}
@@ -168,7 +168,7 @@ func trueEverywhere(t *testing.T, what string, ok bool) {
 	if ok {
 		flag[0] = 1
 	}
-	must(t, ga.Gop(flag, "+"))
+	must(t, ga.Gop(flag, ga.OpSum))
 	if int(flag[0]) != ga.Nnodes() {
 		t.Errorf("%s test FAILED: right on %d of %d processes", what, flag[0], ga.Nnodes())
 	}

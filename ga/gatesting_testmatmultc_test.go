@@ -79,7 +79,7 @@ func testmatmultcCase(t *testing.T, num int, cyclic bool) {
 	}
 	for run := range 4 {
 		must(t, ga.Sync())
-		must(t, ga.Gemm('n', 'n', m, n, k, 1.0, a, b, 0.0, c))
+		must(t, ga.Gemm(ga.NoTrans, ga.NoTrans, m, n, k, 1.0, a, b, 0.0, c))
 		if ga.Nodeid() != 0 {
 			continue
 		}

@@ -43,7 +43,7 @@ func TestGATestingTestmultrect(t *testing.T) {
 				t.Errorf("Print of %s does not name it:\n%s", x.Name(), sb.String())
 			}
 		}
-		must(t, ga.Gemm('N', 'N', m, n, k, 1.0, a, b, 0.0, c))
+		must(t, ga.Gemm(ga.NoTrans, ga.NoTrans, m, n, k, 1.0, a, b, 0.0, c))
 
 		constant := func(v float64, dims ...int) []float64 {
 			return pattern(dims, func(int) float64 { return v })

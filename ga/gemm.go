@@ -8,7 +8,8 @@ import (
 )
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C (GA_Dgemm, GA_Zgemm), where
-// op(X) is X for 'N' and Xᵀ for 'T', op(A) is m × k, op(B) k × n and C m × n.
+// op(X) is X for NoTrans and Xᵀ for Trans, op(A) is m × k, op(B) k × n and
+// C m × n.
 // The arrays are 2-D and at least that large; the operation uses their
 // leading patches, as GA does. C must be another array than A and B. It is
 // collective, and honours MaskSync as GA's matmul does.
@@ -19,9 +20,9 @@ import (
 // into block-cyclic matrices on a near-square grid of every process, as the
 // solvers do, multiplied there by PxGEMM, and C written back. Where beta is
 // 0, C is not read.
-func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
+func Gemm[T scalapack.Elem](ta, tb TransOp, m, n, k int, alpha T, a, b *Array[T], beta T, c *Array[T]) error {
 	const op = "Gemm"
-	ta, tb = upper(ta), upper(tb)
+	ta, tb = upperTrans(ta), upperTrans(tb)
 	ar, ac, br, bc, check := gemmShape(ta, tb, m, n, k, a, b, c)
 	l := array(array(array(newArgs(op).ints("trans", int(ta), int(tb)).ints("mnk", m, n, k), "A", a), "B", b), "C", c)
 	return matmul(op, ta, tb, alpha, leading(a, ar, ac), leading(b, br, bc), beta, leading(c, m, n), check, l)
@@ -31,7 +32,7 @@ func Gemm[T scalapack.Elem](ta, tb byte, m, n, k int, alpha T, a, b *Array[T], b
 // whose shapes the caller has checked (check: its verdict; l: the text of
 // its arguments, the arrays among them). It is collective, and honours
 // MaskSync.
-func matmul[T scalapack.Elem](op string, ta, tb byte, alpha T, a, b patch2[T], beta T, c patch2[T], check error, l *args) error {
+func matmul[T scalapack.Elem](op string, ta, tb TransOp, alpha T, a, b patch2[T], beta T, c patch2[T], check error, l *args) error {
 	g, err := groupOf(op, c.x)
 	if err != nil {
 		return err
@@ -64,7 +65,7 @@ func matmul[T scalapack.Elem](op string, ta, tb byte, alpha T, a, b patch2[T], b
 	if err := agree(g, true, op, c.x.name, err, nil); err != nil {
 		return err
 	}
-	if err := scalapack.Gemm(scalapack.Trans(tb), scalapack.Trans(ta), alpha, bt, at, beta, ct); err != nil {
+	if err := scalapack.Gemm(tb, ta, alpha, bt, at, beta, ct); err != nil {
 		return err
 	}
 	return closing(g, op, c.x.name, putTransposed(ct, c))
@@ -72,18 +73,18 @@ func matmul[T scalapack.Elem](op string, ta, tb byte, alpha T, a, b patch2[T], b
 
 // gemmShape checks Gemm's arguments and returns the shapes of the leading
 // patches of A (ar × ac) and B (br × bc) that it uses.
-func gemmShape[T scalapack.Elem](ta, tb byte, m, n, k int, a, b, c *Array[T]) (ar, ac, br, bc int, err error) {
+func gemmShape[T scalapack.Elem](ta, tb TransOp, m, n, k int, a, b, c *Array[T]) (ar, ac, br, bc int, err error) {
 	const op = "Gemm"
 	for _, x := range []*Array[T]{a, b, c} {
 		if err := x.valid(op); err != nil {
 			return 0, 0, 0, 0, err
 		}
 	}
-	if ta != 'N' && ta != 'T' {
-		return 0, 0, 0, 0, errorf(op, a.name, "ta %q; want 'N' or 'T'", ta)
+	if ta != NoTrans && ta != Trans {
+		return 0, 0, 0, 0, errorf(op, a.name, "ta %q; want NoTrans ('N') or Trans ('T')", ta)
 	}
-	if tb != 'N' && tb != 'T' {
-		return 0, 0, 0, 0, errorf(op, b.name, "tb %q; want 'N' or 'T'", tb)
+	if tb != NoTrans && tb != Trans {
+		return 0, 0, 0, 0, errorf(op, b.name, "tb %q; want NoTrans ('N') or Trans ('T')", tb)
 	}
 	if m < 1 || n < 1 || k < 1 {
 		return 0, 0, 0, 0, errorf(op, c.name, "m, n, k = %d, %d, %d; each must be at least 1", m, n, k)
@@ -91,13 +92,13 @@ func gemmShape[T scalapack.Elem](ta, tb byte, m, n, k int, a, b, c *Array[T]) (a
 	if c == a || c == b {
 		return 0, 0, 0, 0, errorf(op, c.name, "C is also an operand")
 	}
-	// The leading patches: A is m × k (k × m for 'T'), B k × n (n × k).
+	// The leading patches: A is m × k (k × m for Trans), B k × n (n × k).
 	ar, ac = m, k
-	if ta == 'T' {
+	if ta == Trans {
 		ar, ac = k, m
 	}
 	br, bc = k, n
-	if tb == 'T' {
+	if tb == Trans {
 		br, bc = n, k
 	}
 	for _, s := range []struct {
@@ -133,10 +134,3 @@ func readProduct[T scalapack.Elem](g *group, grid *blacs.Grid, a, b, c patch2[T]
 // gemmBlock is the block size of Gemm's copies: PxGEMM runs fastest with
 // larger blocks than the factorizations (measured on 2 and 4 processes).
 const gemmBlock = 64
-
-func upper(c byte) byte {
-	if c >= 'a' && c <= 'z' {
-		return c - 'a' + 'A'
-	}
-	return c
-}

@@ -34,16 +34,16 @@ func (p patch2[T]) mappable() bool {
 // process
 // computing its own blocks instead left one of two processes 98% of a
 // 1000 × 1000 product at odd offsets (gabench's matmul_patch).
-func mappedProduct[T scalapack.Elem](ta, tb byte, alpha T, a, b patch2[T], beta T, c patch2[T]) error {
+func mappedProduct[T scalapack.Elem](ta, tb TransOp, alpha T, a, b patch2[T], beta T, c patch2[T]) error {
 	k := a.cols
-	if ta == 'T' {
+	if ta == Trans {
 		k = a.rows
 	}
 	// Rows i of C are rows of op(A), columns j columns of op(B): each run
 	// of them inside one block of C and one of A (of B) is one product per
 	// run of k inside one block of both A and B.
-	rowBounds := []bound{c.bound(0), a.bound(btoi(ta == 'T'))}
-	colBounds := []bound{c.bound(1), b.bound(btoi(tb != 'T'))}
+	rowBounds := []bound{c.bound(0), a.bound(btoi(ta == Trans))}
+	colBounds := []bound{c.bound(1), b.bound(btoi(tb != Trans))}
 	np, me := c.x.g.size(), c.x.g.rank
 	i0, i1, j0, j1 := 0, c.rows-1, 0, c.cols-1
 	if byRows(c.rows, c.cols, np, rowBounds[0], colBounds[0]) {
@@ -54,13 +54,13 @@ func mappedProduct[T scalapack.Elem](ta, tb byte, alpha T, a, b patch2[T], beta 
 	return runs(i0, i1, rowBounds, func(i0, i1 int) error {
 		return runs(j0, j1, colBounds, func(j0, j1 int) error {
 			beta := beta
-			return runs(0, k-1, []bound{a.bound(btoi(ta != 'T')), b.bound(btoi(tb == 'T'))}, func(k0, k1 int) error {
-				ap, lda := a.at(ta == 'T', i0, k0)
-				bp, ldb := b.at(tb == 'T', k0, j0)
+			return runs(0, k-1, []bound{a.bound(btoi(ta != Trans)), b.bound(btoi(tb == Trans))}, func(k0, k1 int) error {
+				ap, lda := a.at(ta == Trans, i0, k0)
+				bp, ldb := b.at(tb == Trans, k0, j0)
 				cp, ldc := c.at(false, i0, j0)
 				// Row-major storage is the BLAS's column-major transpose:
 				// Cᵀ = op(B)ᵀ·op(A)ᵀ, as in matmul.
-				cgo.Gemm(tb, ta, j1-j0+1, i1-i0+1, k1-k0+1, alpha, bp, ldb, ap, lda, beta, cp, ldc)
+				cgo.Gemm(byte(tb), byte(ta), j1-j0+1, i1-i0+1, k1-k0+1, alpha, bp, ldb, ap, lda, beta, cp, ldc)
 				beta = 1
 				return nil
 			})

@@ -78,16 +78,16 @@ func testGemm[T gemmElem](t *testing.T) {
 		// in-place product shares out by columns (byRows).
 		for _, c := range []struct{ m, n, k, extra int }{{1, 1, 1, 0}, {7, 5, 3, 2}, {33, 17, 40, 0}, {8, 8, 8, 0}} {
 			for _, tr := range []string{"NN", "NT", "TN", "TT"} {
-				ta, tb := tr[0], tr[1]
+				ta, tb := ga.TransOp(tr[0]), ga.TransOp(tr[1])
 				name := fmt.Sprintf("%s/%dx%dx%d+%d/%s", lname, c.m, c.n, c.k, c.extra, tr)
 				r := rand.New(rand.NewPCG(uint64(c.m*100+c.k), uint64(ta+tb)))
 				// A's and B's shapes as stored, each padded by extra.
 				ar, ac := c.m, c.k
-				if ta == 'T' {
+				if ta == ga.Trans {
 					ar, ac = c.k, c.m
 				}
 				br, bc := c.k, c.n
-				if tb == 'T' {
+				if tb == ga.Trans {
 					br, bc = c.n, c.k
 				}
 				ar, ac, br, bc = ar+c.extra, ac+c.extra, br+c.extra, bc+c.extra
@@ -118,13 +118,13 @@ func testGemm[T gemmElem](t *testing.T) {
 				got := make([]T, cr*cc)
 				mpitest.Must(t, cg.Get([]int{0, 0}, []int{cr - 1, cc - 1}, got, nil))
 				opA := func(i, l int) T {
-					if ta == 'T' {
+					if ta == ga.Trans {
 						return av[l*ac+i]
 					}
 					return av[i*ac+l]
 				}
 				opB := func(l, j int) T {
-					if tb == 'T' {
+					if tb == ga.Trans {
 						return bv[j*bc+l]
 					}
 					return bv[l*bc+j]
@@ -177,19 +177,19 @@ func testGemmMisuse(t *testing.T) {
 	mpitest.Must(t, c.Fill(7))
 	for _, bad := range []struct {
 		name    string
-		ta, tb  byte
+		ta, tb  ga.TransOp
 		m, n, k int
 		x       *ga.Array[float64]
 		array   string
 		mention string
 	}{
-		{"k too large for A", 'N', 'N', 4, 5, 4, c, "A", "needs 4 × 4"},
-		{"n too large for C", 'N', 'N', 4, 6, 3, c, "B", "needs 3 × 6"},
-		{"transposed A does not fit", 'T', 'N', 4, 5, 3, c, "A", "needs 3 × 4"},
-		{"bad ta", 'X', 'N', 4, 5, 3, c, "A", "ta"},
-		{"bad tb", 'N', 'Q', 4, 5, 3, c, "B", "tb"},
-		{"zero m", 'N', 'N', 0, 5, 3, c, "C", "at least 1"},
-		{"C is A", 'N', 'N', 4, 3, 3, a, "A", "also an operand"},
+		{"k too large for A", ga.NoTrans, ga.NoTrans, 4, 5, 4, c, "A", "needs 4 × 4"},
+		{"n too large for C", ga.NoTrans, ga.NoTrans, 4, 6, 3, c, "B", "needs 3 × 6"},
+		{"transposed A does not fit", ga.Trans, ga.NoTrans, 4, 5, 3, c, "A", "needs 3 × 4"},
+		{"bad ta", 'X', ga.NoTrans, 4, 5, 3, c, "A", "ta"},
+		{"bad tb", ga.NoTrans, 'Q', 4, 5, 3, c, "B", "tb"},
+		{"zero m", ga.NoTrans, ga.NoTrans, 0, 5, 3, c, "C", "at least 1"},
+		{"C is A", ga.NoTrans, ga.NoTrans, 4, 3, 3, a, "A", "also an operand"},
 	} {
 		err := ga.Gemm(bad.ta, bad.tb, bad.m, bad.n, bad.k, 1, a, b, 0, bad.x)
 		wantErr(t, bad.name, err, "Gemm", bad.array, nil, bad.mention)

@@ -454,7 +454,7 @@ func testGhostSolvers(t *testing.T) {
 	bv := pattern([]int{n, nrhs}, func(i int) float64 { return float64(i%3 + 1) })
 	putAll(t, a, av)
 	setHalo(t, c, -3)
-	must(t, ga.Gemm('N', 'N', n, n, n, 1, a, a, 0, c))
+	must(t, ga.Gemm(ga.NoTrans, ga.NoTrans, n, n, n, 1, a, a, 0, c))
 	want := make([]float64, n*n)
 	for i := range n {
 		for j := range n {
@@ -465,10 +465,10 @@ func testGhostSolvers(t *testing.T) {
 	}
 	sameElems(t, "Gemm A·A", getAll(t, c), want)
 	checkHalo(t, "C's halo after Gemm", c, want, func([]int) bool { return false }, -3)
-	for _, trans := range []byte{'N', 'T'} {
+	for _, trans := range []ga.TransOp{ga.NoTrans, ga.Trans} {
 		putAll(t, b, bv)
 		must(t, ga.LuSolve(trans, a, b))
-		if res := residual(trans == 'T', av, getAll(t, b), bv, n, nrhs); !(res < 16) {
+		if res := residual(trans == ga.Trans, av, getAll(t, b), bv, n, nrhs); !(res < 16) {
 			t.Errorf("LuSolve %c on arrays with ghosts: scaled residual %g", trans, res)
 		}
 		sameElems(t, "A after LuSolve", getAll(t, a), av)

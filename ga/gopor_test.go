@@ -33,11 +33,11 @@ func gopOr[T ga.Elem](t *testing.T) {
 	wantErr(t, "Gop xor", ga.Gop(mine, "xor"), "Gop", "", nil, `"xor"`)
 	sameElems(t, "x after a refused Gop", mine, keep)
 	if typeName[T]() != "int32" && typeName[T]() != "int64" {
-		wantErr(t, "Gop or on "+typeName[T](), ga.Gop(mine, "or"), "Gop", "", nil, `"or"`, typeName[T]())
+		wantErr(t, "Gop or on "+typeName[T](), ga.Gop(mine, ga.OpOr), "Gop", "", nil, `"or"`, typeName[T]())
 		sameElems(t, "x after a refused Gop", mine, keep)
 		return
 	}
-	mpitest.Must(t, ga.Gop(mine, "or"))
+	mpitest.Must(t, ga.Gop(mine, ga.OpOr))
 	want := make([]T, len(mine))
 	for i := range want {
 		w := 0

@@ -253,13 +253,13 @@ func systemShape[T scalapack.Elem](op string, a, b *Array[T]) (n, nrhs int, err 
 // a near-square grid of every process), with Y written back by Puts. Where
 // Cholesky may be used, A is checked for symmetry first (see
 // linalg_check.go). It is collective.
-func solve[T scalapack.Elem](op string, how int, trans scalapack.Trans, a, b *Array[T]) error {
+func solve[T scalapack.Elem](op string, how solveMethod, trans TransOp, a, b *Array[T]) error {
 	g, err := groupOf(op, a)
 	if err != nil {
 		return err
 	}
 	n, nrhs, check := systemShape(op, a, b)
-	l := newArgs(op).ints("how", how, int(trans)).ints("nb", g.block())
+	l := newArgs(op).ints("how", int(how), int(trans)).ints("nb", g.block())
 	if err := opening(g, op, a.Name(), check, writing(array(array(l, "A", a), "B", b), b)); err != nil {
 		return err
 	}
@@ -324,20 +324,13 @@ func readSystem[T scalapack.Elem](g *group, op string, a, b *Array[T], n, nrhs i
 
 // LuSolve solves op(A)·X = B by LU factorization with partial pivoting
 // (GA_Lu_solve, which is double only: goga's takes single and double, real
-// and complex), trans 'N' for A, 'T' for Aᵀ, 'C' for Aᴴ (Aᵀ for real A). A
-// is n × n and left as it was; B is n × nrhs and is overwritten by X. A
-// singular A returns a *scalapack.SingularError. It is collective.
-func LuSolve[T scalapack.Elem](trans byte, a, b *Array[T]) error {
-	var t scalapack.Trans
-	switch trans {
-	case 'N', 'n':
-		t = scalapack.NoTrans
-	case 'T', 't':
-		t = scalapack.Transpose
-	case 'C', 'c':
-		t = scalapack.ConjTrans
-	default:
-		return errorf("LuSolve", "", "trans %q; want 'N', 'T' or 'C'", trans)
+// and complex), trans NoTrans for A, Trans for Aᵀ, ConjTrans for Aᴴ (Aᵀ for
+// real A). A is n × n and left as it was; B is n × nrhs and is overwritten
+// by X. A singular A returns a *scalapack.SingularError. It is collective.
+func LuSolve[T scalapack.Elem](trans TransOp, a, b *Array[T]) error {
+	t := upperTrans(trans)
+	if t != NoTrans && t != Trans && t != ConjTrans {
+		return errorf("LuSolve", "", "trans %q; want NoTrans, Trans or ConjTrans ('N', 'T' or 'C')", trans)
 	}
 	return solve("LuSolve", byLU, t, a, b)
 }
@@ -351,7 +344,7 @@ func LuSolve[T scalapack.Elem](trans byte, a, b *Array[T]) error {
 // about as much as reading it once) and returns an error wrapping
 // ErrNotSymmetric if it is not. It is collective.
 func LltSolve[T scalapack.Elem](a, b *Array[T]) error {
-	return solve("LltSolve", byCholesky, scalapack.NoTrans, a, b)
+	return solve("LltSolve", byCholesky, NoTrans, a, b)
 }
 
 // Solve solves A·X = B by Cholesky factorization, and by LU when A turns out
@@ -360,7 +353,7 @@ func LltSolve[T scalapack.Elem](a, b *Array[T]) error {
 // Solve checks for symmetry first and takes LU at once for a nonsymmetric A.
 // A is left as it was and B overwritten by X. It is collective.
 func Solve[T scalapack.Elem](a, b *Array[T]) error {
-	return solve("Solve", byCholeskyOrLU, scalapack.NoTrans, a, b)
+	return solve("Solve", byCholeskyOrLU, NoTrans, a, b)
 }
 
 // mirror makes the square array a symmetric (complex: Hermitian) from one

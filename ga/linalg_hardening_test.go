@@ -77,8 +77,8 @@ func testSolverInput(t *testing.T, makeA, makeB maker) {
 		op string
 		f  func() error
 	}{
-		{"LuSolve", func() error { return ga.LuSolve('N', a, b) }},
-		{"LuSolve", func() error { return ga.LuSolve('T', a, b) }},
+		{"LuSolve", func() error { return ga.LuSolve(ga.NoTrans, a, b) }},
+		{"LuSolve", func() error { return ga.LuSolve(ga.Trans, a, b) }},
 		{"LltSolve", func() error { return ga.LltSolve(a, b) }},
 		{"Solve", func() error { return ga.Solve(a, b) }},
 	}
@@ -169,9 +169,9 @@ func TestSolverAgreement(t *testing.T) {
 			op     string
 			refuse bool // the odd process refuses; the others get ErrPeer
 		}{
-			{"LuSolve trans", func() error { return ga.LuSolve(oddOne[byte]('N', 'T'), a, b) }, "LuSolve", false},
-			{"LuSolve B", func() error { return ga.LuSolve('N', a, pick(b, b2)) }, "LuSolve", false},
-			{"LuSolve A not square", func() error { return ga.LuSolve('N', pick(a, b), pick(b, a)) }, "LuSolve", true},
+			{"LuSolve trans", func() error { return ga.LuSolve(oddOne[ga.TransOp](ga.NoTrans, ga.Trans), a, b) }, "LuSolve", false},
+			{"LuSolve B", func() error { return ga.LuSolve(ga.NoTrans, a, pick(b, b2)) }, "LuSolve", false},
+			{"LuSolve A not square", func() error { return ga.LuSolve(ga.NoTrans, pick(a, b), pick(b, a)) }, "LuSolve", true},
 			{"LltSolve B", func() error { return ga.LltSolve(a, pick(b, b2)) }, "LltSolve", false},
 			{"Solve A", func() error { return ga.Solve(pick(a, c), b) }, "Solve", false},
 			{"SpdInvert A", func() error { return ga.SpdInvert(pick(a, c)) }, "SpdInvert", false},
@@ -180,16 +180,16 @@ func TestSolverAgreement(t *testing.T) {
 					must(t, ga.SetSolverBlockSize(16))
 					defer func() { must(t, ga.SetSolverBlockSize(32)) }()
 				}
-				return ga.LuSolve('N', a, b)
+				return ga.LuSolve(ga.NoTrans, a, b)
 			}, "LuSolve", false},
-			{"Gemm m", func() error { return ga.Gemm('N', 'N', oddOne(n, n-1), 1, n, 1, a, b, 0, b2) }, "Gemm", false},
+			{"Gemm m", func() error { return ga.Gemm(ga.NoTrans, ga.NoTrans, oddOne(n, n-1), 1, n, 1, a, b, 0, b2) }, "Gemm", false},
 			{"Gemm alpha", func() error {
-				return ga.Gemm('N', 'N', n, 1, n, oddOne(1.0, 2.0), a, b, 0, b2)
+				return ga.Gemm(ga.NoTrans, ga.NoTrans, n, 1, n, oddOne(1.0, 2.0), a, b, 0, b2)
 			}, "Gemm", false},
 			{"Gemm beta", func() error {
-				return ga.Gemm('N', 'N', n, 1, n, 1, a, b, oddOne(0.0, 1.0), b2)
+				return ga.Gemm(ga.NoTrans, ga.NoTrans, n, 1, n, 1, a, b, oddOne(0.0, 1.0), b2)
 			}, "Gemm", false},
-			{"Gemm ta", func() error { return ga.Gemm(oddOne[byte]('N', 'X'), 'N', n, 1, n, 1, a, b, 0, b2) }, "Gemm", true},
+			{"Gemm ta", func() error { return ga.Gemm(oddOne[ga.TransOp](ga.NoTrans, 'X'), ga.NoTrans, n, 1, n, 1, a, b, 0, b2) }, "Gemm", true},
 		} {
 			err := c2.f()
 			var e *ga.Error

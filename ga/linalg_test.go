@@ -117,10 +117,10 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 				mpitest.Must(t, ga.Sync())
 			}
 			load()
-			mpitest.Must(t, ga.LuSolve('N', a, b))
+			mpitest.Must(t, ga.LuSolve(ga.NoTrans, a, b))
 			check("LuSolve N", false)
 			load()
-			mpitest.Must(t, ga.LuSolve('T', a, b))
+			mpitest.Must(t, ga.LuSolve(ga.Trans, a, b))
 			check("LuSolve T", true)
 			load()
 			mpitest.Must(t, ga.Solve(a, b))
@@ -200,12 +200,12 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 		mpitest.Must(t, err)
 		mpitest.Must(t, b.Fill(1))
 		var se *scalapack.SingularError
-		if err := ga.LuSolve('N', s, b); !errors.As(err, &se) {
+		if err := ga.LuSolve(ga.NoTrans, s, b); !errors.As(err, &se) {
 			fatalf(t, "LuSolve of a singular matrix: %v", err)
 		}
 		mpitest.Must(t, ga.Sync())
 		var ge *ga.Error
-		if err := ga.LuSolve('N', b, s); !errors.As(err, &ge) {
+		if err := ga.LuSolve(ga.NoTrans, b, s); !errors.As(err, &ge) {
 			fatalf(t, "LuSolve with a non-square A: %v", err)
 		}
 		mpitest.Must(t, s.Destroy())

@@ -68,9 +68,12 @@ func workCopy[T scalapack.Elem](s *scratch, src []T) []T {
 	return w
 }
 
-// kind of solve.
+// solveMethod is the factorization a solve uses: LU (LuSolve), Cholesky
+// (LltSolve), or Cholesky with LU where A is not positive definite (Solve).
+type solveMethod int
+
 const (
-	byLU = iota
+	byLU solveMethod = iota
 	byCholesky
 	byCholeskyOrLU
 )
@@ -78,7 +81,7 @@ const (
 // solveInPlace solves op(A)·X = B on the arrays' storage; B is overwritten
 // by X. It checks that A (if scanA) and B hold no NaN or Inf first. It is
 // collective; the caller has synchronized.
-func solveInPlace[T scalapack.Elem](g *group, op string, how int, trans scalapack.Trans, a, b *Array[T], scanA bool) error {
+func solveInPlace[T scalapack.Elem](g *group, op string, how solveMethod, trans TransOp, a, b *Array[T], scanA bool) error {
 	sa, sb, local, err := storageOfSystem(g, a, b)
 	if err == nil && scanA {
 		err = finiteTransposed(op, a, sa)
@@ -113,7 +116,7 @@ func storageOfSystem[T scalapack.Elem](g *group, a, b *Array[T]) (m, y *scalapac
 // puts Aᵀ back into M when Cholesky fails and LU takes over. The transposes
 // are plain ones in every type: for a Hermitian A, M is conj(A), Hermitian
 // too, and ConjTrans is Transpose for real types.
-func solveTransposed[T scalapack.Elem](how int, trans scalapack.Trans, m, y *scalapack.Matrix[T], refill func() error) error {
+func solveTransposed[T scalapack.Elem](how solveMethod, trans TransOp, m, y *scalapack.Matrix[T], refill func() error) error {
 	if how != byLU {
 		err := scalapack.Potrf(scalapack.Lower, m)
 		var npd *scalapack.NotPositiveDefiniteError

@@ -77,7 +77,7 @@ func solverTypeCase[T scalapack.Elem](t *testing.T, grid []int) {
 		}
 		must(t, ga.Sync())
 	}
-	check := func(what string, trans byte, av []T) {
+	check := func(what string, trans ga.TransOp, av []T) {
 		t.Helper()
 		x := make([]T, n*nrhs)
 		must(t, b.Get([]int{0, 0}, []int{n - 1, nrhs - 1}, x, nil))
@@ -87,17 +87,17 @@ func solverTypeCase[T scalapack.Elem](t *testing.T, grid []int) {
 		sameElems(t, what+" left A", getAll(t, a), av)
 		must(t, ga.Sync())
 	}
-	for _, trans := range []byte{'N', 'T', 'C'} {
+	for _, trans := range []ga.TransOp{ga.NoTrans, ga.Trans, ga.ConjTrans} {
 		load(general)
 		must(t, ga.LuSolve(trans, a, b))
 		check(fmt.Sprintf("LuSolve %c", trans), trans, general)
 	}
 	load(herm)
 	must(t, ga.LltSolve(a, b))
-	check("LltSolve", 'N', herm)
+	check("LltSolve", ga.NoTrans, herm)
 	load(herm)
 	must(t, ga.Solve(a, b))
-	check("Solve", 'N', herm)
+	check("Solve", ga.NoTrans, herm)
 
 	// The inverse: A·A⁻¹ = I to ScaLAPACK's tolerance.
 	load(herm)
@@ -135,7 +135,7 @@ func solverTypeCase[T scalapack.Elem](t *testing.T, grid []int) {
 	wantErr(t, "LltSolve of a non-Hermitian A", ga.LltSolve(a, b), "LltSolve", "A", ga.ErrNotSymmetric)
 	sameElems(t, "B after a refused LltSolve", getAll(t, b), rhs)
 	must(t, ga.Solve(a, b))
-	check("Solve of a non-Hermitian A", 'N', skew)
+	check("Solve of a non-Hermitian A", ga.NoTrans, skew)
 	// Hermitian but indefinite: LltSolve says so, Solve falls back to LU.
 	indef := append([]T(nil), herm...)
 	indef[5*n+5] = mk[T](-1, 0)
@@ -146,7 +146,7 @@ func solverTypeCase[T scalapack.Elem](t *testing.T, grid []int) {
 	}
 	load(indef)
 	must(t, ga.Solve(a, b))
-	check("Solve of an indefinite A", 'N', indef)
+	check("Solve of an indefinite A", ga.NoTrans, indef)
 
 	// NaN in B: refused everywhere, nothing written.
 	load(general)
@@ -155,7 +155,7 @@ func solverTypeCase[T scalapack.Elem](t *testing.T, grid []int) {
 	}
 	must(t, ga.Sync())
 	before := getAll(t, b)
-	wantErr(t, "NaN in B", ga.LuSolve('N', a, b), "LuSolve", "B", ga.ErrNotFinite, "[4 1]")
+	wantErr(t, "NaN in B", ga.LuSolve(ga.NoTrans, a, b), "LuSolve", "B", ga.ErrNotFinite, "[4 1]")
 	after := getAll(t, b)
 	for i := range after {
 		if after[i] != before[i] && i != 4*nrhs+1 {
@@ -168,7 +168,7 @@ func solverTypeCase[T scalapack.Elem](t *testing.T, grid []int) {
 
 // residualT is ||op(A)·X − B||∞ / (||A||∞·||X||∞·n·eps) on row-major n×n A
 // and n×nrhs X, B, eps T's precision.
-func residualT[T scalapack.Elem](trans byte, a, x, b []T, n, nrhs int) float64 {
+func residualT[T scalapack.Elem](trans ga.TransOp, a, x, b []T, n, nrhs int) float64 {
 	var rmax, amax, xmax float64
 	for i := range n {
 		row, xr := 0.0, 0.0
@@ -182,9 +182,9 @@ func residualT[T scalapack.Elem](trans byte, a, x, b []T, n, nrhs int) float64 {
 			for j := range n {
 				aij := a[i*n+j]
 				switch trans {
-				case 'T':
+				case ga.Trans:
 					aij = a[j*n+i]
-				case 'C':
+				case ga.ConjTrans:
 					aij = conjT(a[j*n+i])
 				}
 				s += aij * x[j*nrhs+k]

@@ -48,7 +48,7 @@ func TestMaskSyncLinalg(t *testing.T) {
 		mpitest.Must(t, ga.Sync())
 
 		ga.MaskSync(false, false)
-		mpitest.Must(t, ga.Gemm('N', 'N', n, n, n, 1.0, a, b, 0.0, c))
+		mpitest.Must(t, ga.Gemm(ga.NoTrans, ga.NoTrans, n, n, n, 1.0, a, b, 0.0, c))
 		syncsAgain(t, d)
 		for i, v := range getAll(t, c) {
 			if v != n+2 {

@@ -7,7 +7,8 @@ import (
 // MatmulPatch computes C[clo:chi] = alpha·op(A[alo:ahi])·op(B[blo:bhi]) +
 // beta·C[clo:chi] (GA_Matmul_patch, NGA_Matmul_patch, and through them
 // GA_Sgemm, GA_Dgemm, GA_Cgemm and GA_Zgemm on patches), where op(X) is X for
-// 'n' and Xᵀ for 't' (either case). It is collective, and honours MaskSync.
+// NoTrans and Xᵀ for Trans (GA's 'n' and 't', either case). It is
+// collective, and honours MaskSync.
 //
 // Every patch is given in C order as it lies in its array, transposed or
 // not: op is applied to it. A patch is 2-D: its dimensions of more than one
@@ -46,17 +47,17 @@ import (
 //     for 't'.
 //
 // Integer arrays are not multiplied, as in GA.
-func MatmulPatch[T scalapack.Elem](ta, tb byte, alpha T, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, beta T, c *Array[T], clo, chi []int) error {
+func MatmulPatch[T scalapack.Elem](ta, tb TransOp, alpha T, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, beta T, c *Array[T], clo, chi []int) error {
 	const op = "MatmulPatch"
 	pa, pb, pc, check := matmulShape(op, ta, tb, a, alo, ahi, b, blo, bhi, c, clo, chi)
-	l := patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, ta), "B", b, blo, bhi, tb), "C", c, clo, chi, 'n')
-	return matmul(op, upper(ta), upper(tb), alpha, pa, pb, beta, pc, check, l)
+	l := patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, ta), "B", b, blo, bhi, tb), "C", c, clo, chi, NoTrans)
+	return matmul(op, upperTrans(ta), upperTrans(tb), alpha, pa, pb, beta, pc, check, l)
 }
 
 // matmulShape checks MatmulPatch's arguments and returns its three patches.
 // An invalid array is left to collective's agreement to name, with the
 // others' shapes unchecked.
-func matmulShape[T scalapack.Elem](op string, ta, tb byte, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int) (pa, pb, pc patch2[T], err error) {
+func matmulShape[T scalapack.Elem](op string, ta, tb TransOp, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int) (pa, pb, pc patch2[T], err error) {
 	for _, x := range []*Array[T]{a, b, c} {
 		if err := x.valid(op); err != nil {
 			return pa, pb, pc, err
@@ -82,55 +83,15 @@ func matmulShape[T scalapack.Elem](op string, ta, tb byte, a *Array[T], alo, ahi
 	if err != nil {
 		return pa, pb, pc, err
 	}
-	// op(A) is m × k, op(B) kb × n, C cm × cn.
-	shape := func() (m, k, kb, n, cm, cn int) {
-		m, k = pa.rows, pa.cols
-		if at {
-			m, k = k, m
-		}
-		kb, n = pb.rows, pb.cols
-		if bt {
-			kb, n = n, kb
-		}
-		return m, k, kb, n, pc.rows, pc.cols
-	}
 	// A vector along an inner dimension is a row; it becomes a column where
-	// that makes the shapes agree, by GA's rule (gai_matmul_patch), which
-	// looks at one condition per vector and never tries both shapes.
-	if m, k, kb, n, cm, cn := shape(); k != kb || m != cm || n != cn {
-		switch {
-		case ai && bi && ci:
+	// that makes the shapes agree.
+	if m, k, kb, n, cm, cn := productShape(at, bt, pa, pb, pc); k != kb || m != cm || n != cn {
+		if ai && bi && ci {
 			return pa, pb, pc, errorf(op, c.name, "patches A lo %v hi %v, B lo %v hi %v and C lo %v hi %v each lie along an inner dimension, so each may be a row or a column; as rows op(A) is %d × %d, op(B) %d × %d and C %d × %d", alo, ahi, blo, bhi, clo, chi, m, k, kb, n, cm, cn)
-		case ai && bi:
-			if n != cn {
-				pb = pb.column()
-			}
-			if m != cm {
-				pa = pa.column()
-			}
-		case bi && ci:
-			if kb != k {
-				pb = pb.column()
-			}
-			if m, _, _, _, cm, _ := shape(); m != cm {
-				pc = pc.column()
-			}
-		case ai && ci:
-			if kb != k {
-				pa = pa.column()
-			}
-			if _, _, _, n, _, cn := shape(); n != cn {
-				pc = pc.column()
-			}
-		case ai:
-			pa = pa.column()
-		case bi:
-			pb = pb.column()
-		case ci:
-			pc = pc.column()
 		}
+		turnInner(at, bt, ai, bi, ci, &pa, &pb, &pc)
 	}
-	m, k, kb, n, _, _ := shape()
+	m, k, kb, n, _, _ := productShape(at, bt, pa, pb, pc)
 	switch {
 	case k != kb:
 		return pa, pb, pc, errorf(op, b.name, "op(B) is %d × %d: its %d rows do not match op(A)'s %d columns", kb, n, kb, k)
@@ -138,6 +99,57 @@ func matmulShape[T scalapack.Elem](op string, ta, tb byte, a *Array[T], alo, ahi
 		return pa, pb, pc, errorf(op, c.name, "patch lo %v hi %v is %d × %d; op(A)·op(B) is %d × %d", clo, chi, pc.rows, pc.cols, m, n)
 	}
 	return pa, pb, pc, nil
+}
+
+// productShape returns the shapes of op(A) (m × k), op(B) (kb × n) and C
+// (cm × cn), A and B transposed where at and bt are set.
+func productShape[T Elem](at, bt bool, pa, pb, pc patch2[T]) (m, k, kb, n, cm, cn int) {
+	m, k = pa.rows, pa.cols
+	if at {
+		m, k = k, m
+	}
+	kb, n = pb.rows, pb.cols
+	if bt {
+		kb, n = n, kb
+	}
+	return m, k, kb, n, pc.rows, pc.cols
+}
+
+// turnInner turns the patches that lie along an inner dimension (ai, bi,
+// ci: not all three), rows so far, into columns where that makes the
+// product's shapes agree, by GA's rule (gai_matmul_patch), which looks at
+// one condition per vector and never tries both shapes.
+func turnInner[T Elem](at, bt, ai, bi, ci bool, pa, pb, pc *patch2[T]) {
+	m, k, kb, n, cm, cn := productShape(at, bt, *pa, *pb, *pc)
+	switch {
+	case ai && bi:
+		if n != cn {
+			*pb = pb.column()
+		}
+		if m != cm {
+			*pa = pa.column()
+		}
+	case bi && ci:
+		if kb != k {
+			*pb = pb.column()
+		}
+		if m, _, _, _, cm, _ := productShape(at, bt, *pa, *pb, *pc); m != cm {
+			*pc = pc.column()
+		}
+	case ai && ci:
+		if kb != k {
+			*pa = pa.column()
+		}
+		if _, _, _, n, _, cn := productShape(at, bt, *pa, *pb, *pc); n != cn {
+			*pc = pc.column()
+		}
+	case ai:
+		*pa = pa.column()
+	case bi:
+		*pb = pb.column()
+	case ci:
+		*pc = pc.column()
+	}
 }
 
 // matrixPatch checks that [lo, hi] is a 2-D patch of x and returns it as

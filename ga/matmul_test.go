@@ -40,8 +40,8 @@ func matOf[T ga.Elem](m made[T], lo, hi []int, rows, cols int) opnd[T] {
 }
 
 // at is op(X)[i][j].
-func (x opnd[T]) at(trans byte, i, j int) T {
-	if trans == 't' || trans == 'T' {
+func (x opnd[T]) at(trans ga.TransOp, i, j int) T {
+	if trans == 't' || trans == ga.Trans {
 		i, j = j, i
 	}
 	return x.model[x.pos[i*x.cols+j]]
@@ -49,7 +49,7 @@ func (x opnd[T]) at(trans byte, i, j int) T {
 
 // product is the model of C = alpha·op(A)·op(B) + beta·C (m × n, with k
 // terms); it writes c's model.
-func product[T ga.Elem](ta, tb byte, alpha T, a, b opnd[T], beta T, c opnd[T], k int) {
+func product[T ga.Elem](ta, tb ga.TransOp, alpha T, a, b opnd[T], beta T, c opnd[T], k int) {
 	out := make([]T, len(c.pos))
 	for i := range c.rows {
 		for j := range c.cols {
@@ -59,7 +59,7 @@ func product[T ga.Elem](ta, tb byte, alpha T, a, b opnd[T], beta T, c opnd[T], k
 			}
 			out[i*c.cols+j] = alpha * s
 			if beta != 0 { // C is not read with beta 0, as in BLAS
-				out[i*c.cols+j] += beta * c.at('n', i, j)
+				out[i*c.cols+j] += beta * c.at(ga.NoTrans, i, j)
 			}
 		}
 	}
@@ -77,13 +77,14 @@ func testMatmulPatch[T scalapack.Elem](t *testing.T) {
 		a := newLayout[T](t, ka, []int{9, 11}, rng)
 		b := newLayout[T](t, kb, []int{8, 13}, rng)
 		c := newLayout[T](t, kc, []int{10, 12}, rng)
-		for _, tr := range []struct{ a, b byte }{{'n', 'n'}, {'t', 'n'}, {'N', 'T'}, {'T', 't'}} {
+		// GA's lower-case spellings as well as the constants.
+		for _, tr := range []struct{ a, b ga.TransOp }{{'n', 'n'}, {'t', 'n'}, {ga.NoTrans, ga.Trans}, {ga.Trans, 't'}} {
 			ar, ac := m, k
-			if tr.a == 't' || tr.a == 'T' {
+			if tr.a == 't' || tr.a == ga.Trans {
 				ar, ac = k, m
 			}
 			br, bc := k, n
-			if tr.b == 't' || tr.b == 'T' {
+			if tr.b == 't' || tr.b == ga.Trans {
 				br, bc = n, k
 			}
 			alo, ahi := []int{2, 3}, []int{2 + ar - 1, 3 + ac - 1}
@@ -91,16 +92,16 @@ func testMatmulPatch[T scalapack.Elem](t *testing.T) {
 			clo, chi := []int{5, 4}, []int{5 + m - 1, 4 + n - 1}
 			must(t, ga.MatmulPatch(tr.a, tr.b, alpha, a.a, alo, ahi, b.a, blo, bhi, beta, c.a, clo, chi))
 			product(tr.a, tr.b, alpha, matOf(a, alo, ahi, ar, ac), matOf(b, blo, bhi, br, bc), beta, matOf(c, clo, chi, m, n), k)
-			c.check(t, "MatmulPatch "+string([]byte{tr.a, tr.b})+" "+ka+"·"+kb+" into "+kc)
+			c.check(t, "MatmulPatch "+string([]byte{byte(tr.a), byte(tr.b)})+" "+ka+"·"+kb+" into "+kc)
 			a.check(t, "MatmulPatch's A")
 			b.check(t, "MatmulPatch's B")
 		}
 		// C overlapping A: every operand is read before C is written.
 		lo, hi, clo, chi := []int{0, 0}, []int{4, 4}, []int{2, 3}, []int{6, 7}
-		must(t, ga.MatmulPatch('n', 't', alpha, a.a, lo, hi, a.a, lo, hi, beta, a.a, clo, chi))
+		must(t, ga.MatmulPatch(ga.NoTrans, ga.Trans, alpha, a.a, lo, hi, a.a, lo, hi, beta, a.a, clo, chi))
 		pa := matOf(a, lo, hi, 5, 5)
 		saved := append([]T(nil), a.model...)
-		product('n', 't', alpha, opnd[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, opnd[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, beta, matOf(a, clo, chi, 5, 5), 5)
+		product(ga.NoTrans, ga.Trans, alpha, opnd[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, opnd[T]{model: saved, pos: pa.pos, rows: 5, cols: 5}, beta, matOf(a, clo, chi, 5, 5), 5)
 		a.check(t, "MatmulPatch into an overlapping patch of its operands")
 		for _, x := range []made[T]{a, b, c} {
 			must(t, x.a.Destroy())
@@ -123,15 +124,15 @@ func matmulSlices[T scalapack.Elem](t *testing.T, rng *rand.Rand, alpha, beta T)
 	alo, ahi := []int{1, 0, 1}, []int{1, 4, 5}
 	blo, bhi := []int{0, 2, 0}, []int{4, 2, 3}
 	clo, chi := []int{1, 2}, []int{5, 5}
-	must(t, ga.MatmulPatch('t', 'n', alpha, a.a, alo, ahi, b.a, blo, bhi, beta, c.a, clo, chi))
-	product('t', 'n', alpha, matOf(a, alo, ahi, 5, 5), matOf(b, blo, bhi, 5, 4), beta, matOf(c, clo, chi, 5, 4), 5)
+	must(t, ga.MatmulPatch(ga.Trans, ga.NoTrans, alpha, a.a, alo, ahi, b.a, blo, bhi, beta, c.a, clo, chi))
+	product(ga.Trans, ga.NoTrans, alpha, matOf(a, alo, ahi, 5, 5), matOf(b, blo, bhi, 5, 4), beta, matOf(c, clo, chi, 5, 4), 5)
 	c.check(t, "MatmulPatch of 3-D slices")
 
 	// A column of C = op(A) · a column of B: B[1:6, 3, 4] is a 5 × 1 column.
 	blo, bhi = []int{0, 3, 4}, []int{4, 3, 4}
 	clo, chi = []int{0, 8}, []int{4, 8}
-	must(t, ga.MatmulPatch('n', 'n', alpha, a.a, alo, ahi, b.a, blo, bhi, beta, c.a, clo, chi))
-	product('n', 'n', alpha, matOf(a, alo, ahi, 5, 5), matOf(b, blo, bhi, 5, 1), beta, matOf(c, clo, chi, 5, 1), 5)
+	must(t, ga.MatmulPatch(ga.NoTrans, ga.NoTrans, alpha, a.a, alo, ahi, b.a, blo, bhi, beta, c.a, clo, chi))
+	product(ga.NoTrans, ga.NoTrans, alpha, matOf(a, alo, ahi, 5, 5), matOf(b, blo, bhi, 5, 1), beta, matOf(c, clo, chi, 5, 1), 5)
 	c.check(t, "MatmulPatch into a column")
 
 	// beta = 0: C's patch is not read, so NaN there does not matter.
@@ -148,8 +149,8 @@ func matmulSlices[T scalapack.Elem](t *testing.T, rng *rand.Rand, alpha, beta T)
 	must(t, ga.Sync())
 	blo, bhi = []int{0, 2, 0}, []int{4, 2, 3}
 	var zero T
-	must(t, ga.MatmulPatch('t', 'n', alpha, a.a, alo, ahi, b.a, blo, bhi, zero, c.a, clo, chi))
-	product('t', 'n', alpha, matOf(a, alo, ahi, 5, 5), matOf(b, blo, bhi, 5, 4), zero, matOf(c, clo, chi, 5, 4), 5)
+	must(t, ga.MatmulPatch(ga.Trans, ga.NoTrans, alpha, a.a, alo, ahi, b.a, blo, bhi, zero, c.a, clo, chi))
+	product(ga.Trans, ga.NoTrans, alpha, matOf(a, alo, ahi, 5, 5), matOf(b, blo, bhi, 5, 4), zero, matOf(c, clo, chi, 5, 4), 5)
 	c.check(t, "MatmulPatch with beta 0 over NaN")
 }
 
@@ -185,13 +186,13 @@ func testMatmulMisuse(t *testing.T) {
 		array string
 		want  error
 	}{
-		{"a bad transpose", ga.MatmulPatch('x', 'n', 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, chi), "regular", nil},
-		{"inner dimensions that differ", ga.MatmulPatch('t', 'n', 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, chi), "cyclic", nil},
-		{"C of the wrong shape", ga.MatmulPatch('n', 'n', 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, []int{4, 5}), "rows", nil},
-		{"A's patch past its end", ga.MatmulPatch('n', 'n', 1.0, a.a, []int{6, 0}, []int{9, 4}, b.a, blo, bhi, 0, c.a, clo, chi), "regular", nil},
-		{"a patch over three dimensions", ga.MatmulPatch('n', 'n', 1.0, cube.a, []int{0, 0, 0}, []int{1, 1, 1}, b.a, blo, bhi, 0, c.a, clo, chi), "regular", nil},
-		{"a 1-D array", ga.MatmulPatch('n', 'n', 1.0, line, []int{0}, []int{4}, b.a, blo, bhi, 0, c.a, clo, chi), "line", nil},
-		{"C nil", ga.MatmulPatch('n', 'n', 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, nil, clo, chi), "", nil},
+		{"a bad transpose", ga.MatmulPatch('x', ga.NoTrans, 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, chi), "regular", nil},
+		{"inner dimensions that differ", ga.MatmulPatch(ga.Trans, ga.NoTrans, 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, chi), "cyclic", nil},
+		{"C of the wrong shape", ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, []int{4, 5}), "rows", nil},
+		{"A's patch past its end", ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 1.0, a.a, []int{6, 0}, []int{9, 4}, b.a, blo, bhi, 0, c.a, clo, chi), "regular", nil},
+		{"a patch over three dimensions", ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 1.0, cube.a, []int{0, 0, 0}, []int{1, 1, 1}, b.a, blo, bhi, 0, c.a, clo, chi), "regular", nil},
+		{"a 1-D array", ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 1.0, line, []int{0}, []int{4}, b.a, blo, bhi, 0, c.a, clo, chi), "line", nil},
+		{"C nil", ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 1.0, a.a, alo, ahi, b.a, blo, bhi, 0, nil, clo, chi), "", nil},
 	}
 	if ga.Nnodes() > 1 {
 		cases = append(cases, struct {
@@ -199,7 +200,7 @@ func testMatmulMisuse(t *testing.T) {
 			err   error
 			array string
 			want  error
-		}{"alpha different on the last process", ga.MatmulPatch('n', 'n', alpha, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, chi), "rows", ga.ErrMismatch})
+		}{"alpha different on the last process", ga.MatmulPatch(ga.NoTrans, ga.NoTrans, alpha, a.a, alo, ahi, b.a, blo, bhi, 0, c.a, clo, chi), "rows", ga.ErrMismatch})
 	}
 	for _, x := range cases {
 		if x.err == nil {
@@ -247,7 +248,7 @@ func testMatmulVectors[T scalapack.Elem](t *testing.T) {
 		must(t, b.Fill(mk[T](3, 0)))
 		must(t, c.Zero())
 		clo, chi := []int{0, 0, 0, 0}, []int{0, 3, 2, 0}
-		must(t, ga.MatmulPatch('n', 'n', one, a, []int{0, 0, 0, 0}, []int{3, 0, 0, 0}, b, []int{0, 0, 0, 0}, []int{0, 2, 0, 0}, zero, c, clo, chi))
+		must(t, ga.MatmulPatch(ga.NoTrans, ga.NoTrans, one, a, []int{0, 0, 0, 0}, []int{3, 0, 0, 0}, b, []int{0, 0, 0, 0}, []int{0, 2, 0, 0}, zero, c, clo, chi))
 		want := make([]T, total(dims))
 		for _, p := range order(dims, clo, chi, false) {
 			want[p] = mk[T](6, 0)
@@ -269,39 +270,39 @@ func testMatmulVectors[T scalapack.Elem](t *testing.T) {
 	}
 	for _, x := range []struct {
 		what    string
-		ta, tb  byte
+		ta, tb  ga.TransOp
 		a, b, c shaped
 		k       int
 		refused string // the array GA's refusal names, or ""
 	}{
-		{"mulmatpatchc's case: B a row", 'n', 'n',
+		{"mulmatpatchc's case: B a row", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 4, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 2, 0, 0}, 1, 3}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
-		{"op(A) a column from a row along the last dimension", 't', 'n',
+		{"op(A) a column from a row along the last dimension", ga.Trans, ga.NoTrans,
 			shaped{[]int{1, 2, 3, 0}, []int{1, 2, 3, 3}, 1, 4}, shaped{[]int{0, 0, 0, 0}, []int{0, 2, 0, 0}, 1, 3}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
-		{"transposed B a column", 'n', 't',
+		{"transposed B a column", ga.NoTrans, ga.Trans,
 			shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 4, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 2, 0, 0}, 3, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
-		{"both transposed", 't', 't',
+		{"both transposed", ga.Trans, ga.Trans,
 			shaped{[]int{1, 2, 3, 0}, []int{1, 2, 3, 3}, 1, 4}, shaped{[]int{5, 4, 3, 2}, []int{5, 6, 3, 2}, 3, 1}, shaped{[]int{0, 0, 0, 0}, []int{0, 3, 2, 0}, 4, 3}, 1, ""},
-		{"A and B inner: A a column, B a row", 'n', 'n',
+		{"A and B inner: A a column, B a row", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{1, 0, 2, 3}, []int{1, 3, 2, 3}, 4, 1}, shaped{[]int{2, 1, 0, 4}, []int{2, 1, 2, 4}, 1, 3}, shaped{[]int{0, 1, 2, 0}, []int{3, 1, 2, 2}, 4, 3}, 1, ""},
-		{"A and B inner, A transposed: both rows", 't', 'n',
+		{"A and B inner, A transposed: both rows", ga.Trans, ga.NoTrans,
 			shaped{[]int{1, 0, 2, 3}, []int{1, 3, 2, 3}, 1, 4}, shaped{[]int{2, 1, 0, 4}, []int{2, 1, 2, 4}, 1, 3}, shaped{[]int{0, 1, 2, 0}, []int{3, 1, 2, 2}, 4, 3}, 1, ""},
-		{"B and C inner: both columns", 'n', 'n',
+		{"B and C inner: both columns", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{0, 5, 1, 0}, []int{3, 5, 1, 1}, 4, 2}, shaped{[]int{1, 2, 3, 1}, []int{1, 3, 3, 1}, 2, 1}, shaped{[]int{4, 4, 0, 9}, []int{4, 4, 3, 9}, 4, 1}, 2, ""},
-		{"B and C inner, B transposed: B a row, C a column", 'n', 't',
+		{"B and C inner, B transposed: B a row, C a column", ga.NoTrans, ga.Trans,
 			shaped{[]int{0, 5, 1, 0}, []int{3, 5, 1, 1}, 4, 2}, shaped{[]int{1, 2, 3, 1}, []int{1, 3, 3, 1}, 1, 2}, shaped{[]int{4, 4, 0, 9}, []int{4, 4, 3, 9}, 4, 1}, 2, ""},
-		{"A and C inner, agreeing as rows", 'n', 'n',
+		{"A and C inner, agreeing as rows", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{2, 0, 7, 2}, []int{2, 1, 7, 2}, 1, 2}, shaped{[]int{0, 3, 0, 0}, []int{1, 3, 0, 2}, 2, 3}, shaped{[]int{5, 5, 0, 5}, []int{5, 5, 2, 5}, 1, 3}, 2, ""},
-		{"A and C inner: both columns", 'n', 'n',
+		{"A and C inner: both columns", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{1, 2, 0, 1}, []int{1, 2, 3, 1}, 4, 1}, shaped{[]int{3, 3, 3, 3}, []int{3, 3, 3, 3}, 1, 1}, shaped{[]int{0, 6, 6, 0}, []int{0, 9, 6, 0}, 4, 1}, 1, ""},
-		{"C inner: a column", 'n', 'n',
+		{"C inner: a column", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 4, 1}, shaped{[]int{9, 9, 9, 9}, []int{9, 9, 9, 9}, 1, 1}, shaped{[]int{2, 0, 3, 1}, []int{2, 0, 6, 1}, 4, 1}, 1, ""},
-		{"A, B and C inner (GA: a and b and c ambiguous)", 'n', 'n',
+		{"A, B and C inner (GA: a and b and c ambiguous)", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{0, 1, 0, 0}, []int{0, 3, 0, 0}, 0, 0}, shaped{[]int{0, 0, 1, 0}, []int{0, 0, 3, 0}, 0, 0}, shaped{[]int{1, 0, 1, 0}, []int{1, 0, 4, 0}, 0, 0}, 0, "grid"},
-		{"B inner, neither shape fitting (GA: a & b dims error)", 'n', 'n',
+		{"B inner, neither shape fitting (GA: a & b dims error)", ga.NoTrans, ga.NoTrans,
 			shaped{[]int{0, 0, 0, 0}, []int{3, 1, 0, 0}, 0, 0}, shaped{[]int{0, 0, 1, 0}, []int{0, 0, 3, 0}, 0, 0}, shaped{[]int{0, 0, 0, 0}, []int{3, 0, 0, 0}, 0, 0}, 0, "cyclic"},
 	} {
-		what := x.what + " (" + string([]byte{x.ta, x.tb}) + ")"
+		what := x.what + " (" + string([]byte{byte(x.ta), byte(x.tb)}) + ")"
 		err := ga.MatmulPatch(x.ta, x.tb, alpha, a.a, x.a.lo, x.a.hi, b.a, x.b.lo, x.b.hi, beta, c.a, x.c.lo, x.c.hi)
 		if x.refused != "" {
 			wantErr(t, "MatmulPatch with "+what, err, "MatmulPatch", x.refused, nil)

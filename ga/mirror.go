@@ -192,7 +192,7 @@ func (a *Array[T]) eachPacked(rs []region, buf []T, f func(r region, part []T) e
 func MergeDistrPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int) error {
 	const op = "MergeDistrPatch"
 	if a != nil && !a.mirrored {
-		return CopyPatch('n', a, alo, ahi, b, blo, bhi)
+		return CopyPatch(NoTrans, a, alo, ahi, b, blo, bhi)
 	}
 	check := checkSides(op, side[T]{a: b, lo: blo, hi: bhi}, side[T]{a, alo, ahi, false})
 	switch {

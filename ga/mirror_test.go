@@ -121,7 +121,7 @@ func testMirroredCopies(t *testing.T) {
 		sameElems(t, "a process's part copied from its node's copy", got, wantMine)
 	}
 	// CopyPatch into a mirrored array, transposed.
-	must(t, ga.CopyPatch('t', w, []int{0, 0}, []int{1, 2}, b, []int{0, 0}, []int{2, 1}))
+	must(t, ga.CopyPatch(ga.Trans, w, []int{0, 0}, []int{1, 2}, b, []int{0, 0}, []int{2, 1}))
 	gotB := getAll(t, b)
 	wantCorner := []float64{}
 	for _, sub := range [][]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}} {

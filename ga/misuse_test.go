@@ -142,7 +142,7 @@ func testOneProcessDiffers(t *testing.T) {
 
 	// Message passing and mutexes.
 	buf := []float64{1, 2, 3}
-	err = ga.Gop(buf[:oddOne(3, 2)], "+")
+	err = ga.Gop(buf[:oddOne(3, 2)], ga.OpSum)
 	refusedByAll(t, "Gop of another length", "Gop", err)
 	sameElems(t, "Gop buffer", buf, []float64{1, 2, 3})
 	refusedByAll(t, "Brdcst with every process its own root", "Brdcst", ga.Brdcst(buf, ga.Nodeid()))
@@ -154,18 +154,18 @@ func testOneProcessDiffers(t *testing.T) {
 		big[i] = float64(i)
 	}
 	keep := slices.Clone(big)
-	refusedByAll(t, "Gop of 100 against 200 elements", "Gop", ga.Gop(big[:oddOne(200, 100)], "+"))
+	refusedByAll(t, "Gop of 100 against 200 elements", "Gop", ga.Gop(big[:oddOne(200, 100)], ga.OpSum))
 	sameElems(t, "Gop buffer", big, keep)
 	refusedByAll(t, "Brdcst of 100 against 200 elements", "Brdcst", ga.Brdcst(big[:oddOne(200, 100)], 0))
 	sameElems(t, "Brdcst buffer", big, keep)
 	// The same across nodes, where at most armci.RecordCap bytes ride on
 	// the agreement's MPI_Allreduce.
-	refusedByAll(t, "Gop of 20 against 40 elements", "Gop", ga.Gop(big[:oddOne(40, 20)], "+"))
+	refusedByAll(t, "Gop of 20 against 40 elements", "Gop", ga.Gop(big[:oddOne(40, 20)], ga.OpSum))
 	sameElems(t, "Gop buffer", big, keep)
 	refusedByAll(t, "Brdcst of 20 against 40 elements", "Brdcst", ga.Brdcst(big[:oddOne(40, 20)], 0))
 	sameElems(t, "Brdcst buffer", big, keep)
 	// One process refuses its own op: it only agrees, the others reduce.
-	refusedByAll(t, "Gop with an unknown op on one process", "Gop", ga.Gop(buf, oddOne("+", "avg")))
+	refusedByAll(t, "Gop with an unknown op on one process", "Gop", ga.Gop(buf, oddOne[ga.Op](ga.OpSum, "avg")))
 	sameElems(t, "Gop buffer", buf, []float64{1, 2, 3})
 	refusedByAll(t, "CreateMutexes with another count", "CreateMutexes", ga.CreateMutexes(oddOne(2, 3)))
 	must(t, ga.CreateMutexes(2)) // none were created

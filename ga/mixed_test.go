@@ -159,7 +159,7 @@ func testSubComm(t *testing.T) {
 			t.Errorf("Dot on the sub-communicator = %v, want %v", d, want)
 		}
 		x := []int64{int64(me + 1)}
-		must(t, ga.Gop(x, "*"))
+		must(t, ga.Gop(x, ga.OpProd))
 		fact := int64(1)
 		for i := 2; i <= n; i++ {
 			fact *= int64(i)

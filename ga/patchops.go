@@ -302,7 +302,7 @@ func (a *Array[T]) whole() (lo, hi []int) {
 }
 
 // patchArgs appends an operand's identity and patch to l.
-func patchArgs[T Elem](l *args, name string, a *Array[T], lo, hi []int, trans byte) *args {
+func patchArgs[T Elem](l *args, name string, a *Array[T], lo, hi []int, trans TransOp) *args {
 	return array(l, name, a).ints(name+".lo", lo...).ints(name+".hi", hi...).ints(name+".trans", int(trans))
 }
 
@@ -329,15 +329,16 @@ func checkSides[T Elem](op string, out side[T], ops ...side[T]) error {
 	return nil
 }
 
-// transFlag reads GA's transpose argument: 'n' or 't', either case.
-func transFlag(op, array string, t byte) (bool, error) {
-	switch t {
-	case 'n', 'N':
+// transFlag reads a patch's transpose argument: NoTrans or Trans, in GA's
+// either case.
+func transFlag(op, array string, t TransOp) (bool, error) {
+	switch upperTrans(t) {
+	case NoTrans:
 		return false, nil
-	case 't', 'T':
+	case Trans:
 		return true, nil
 	}
-	return false, errorf(op, array, "transpose %q; want 'n' or 't'", t)
+	return false, errorf(op, array, "transpose %q; want NoTrans or Trans ('n' or 't', either case)", t)
 }
 
 // eachRun runs f, collectively, on every run of this process's part of the patch [lo, hi].
@@ -385,11 +386,11 @@ func (a *Array[T]) ScalePatch(lo, hi []int, v T) error {
 // (NGA_Copy_patch). The patches have the same number of elements; their
 // shapes and the arrays' distributions may differ. Elements pair in linear
 // order: b's patch is filled row-major (C order) from a's read row-major
-// with trans 'n', column-major with 't' (for matrices, b's patch is then
-// the transpose of a's). a and b are different arrays, as GA requires. It is
+// with trans NoTrans, column-major with Trans (for matrices, b's patch is
+// then the transpose of a's). a and b are different arrays, as GA requires. It is
 // collective, over the smaller group where the arrays' processor groups
 // differ (see Copy).
-func CopyPatch[T Elem](trans byte, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int) error {
+func CopyPatch[T Elem](trans TransOp, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int) error {
 	const op = "CopyPatch"
 	t, check := transFlag(op, a.Name(), trans)
 	src := side[T]{a, alo, ahi, t}
@@ -426,12 +427,12 @@ func AddPatch[T Elem](alpha T, a *Array[T], alo, ahi []int, beta T, b *Array[T],
 }
 
 // DotPatch returns the sum of the products of a's patch [alo, ahi] and b's
-// patch [blo, bhi], paired in linear order, each read row-major with 'n' or
-// column-major with 't'; 't' on both pairs like 'n' on both, as in GA
+// patch [blo, bhi], paired in linear order, each read row-major with NoTrans
+// or column-major with Trans; Trans on both pairs like NoTrans on both, as in GA
 // (NGA_Ddot_patch and its kin; complex values are not conjugated). The
 // patches have the same number of elements. It is collective, and every
 // process gets the result.
-func DotPatch[T Elem](a *Array[T], ta byte, alo, ahi []int, b *Array[T], tb byte, blo, bhi []int) (T, error) {
+func DotPatch[T Elem](a *Array[T], ta TransOp, alo, ahi []int, b *Array[T], tb TransOp, blo, bhi []int) (T, error) {
 	const op = "DotPatch"
 	var sum T
 	g, err := groupOf(op, a)

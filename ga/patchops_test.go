@@ -148,22 +148,22 @@ func pairOps[T ga.Elem](t *testing.T, ka, kb string, rng *rand.Rand) {
 	b := newLayout[T](t, kb, []int{8, 13}, rng)
 	defer destroy(t, b.a)
 	copies := []struct {
-		trans    byte
+		trans    ga.TransOp
 		alo, ahi []int
 		blo, bhi []int
 		what     string
 	}{
-		{'n', []int{2, 3}, []int{6, 9}, []int{1, 0}, []int{5, 6}, "same shape, other offset"},
+		{ga.NoTrans, []int{2, 3}, []int{6, 9}, []int{1, 0}, []int{5, 6}, "same shape, other offset"},
 		{'n', []int{0, 0}, []int{6, 10}, []int{0, 0}, []int{6, 10}, "same shape and place"},
 		{'n', []int{2, 2}, []int{4, 5}, []int{3, 4}, []int{6, 6}, "the manual's reshape, 3x4 into 4x3"},
 		{'t', []int{2, 2}, []int{4, 5}, []int{3, 4}, []int{6, 6}, "the manual's transpose, 3x4 into 4x3"},
-		{'T', []int{1, 1}, []int{4, 3}, []int{7, 1}, []int{7, 12}, "4x3 column-major into a row of 12"},
+		{ga.Trans, []int{1, 1}, []int{4, 3}, []int{7, 1}, []int{7, 12}, "4x3 column-major into a row of 12"},
 		{'n', []int{0, 0}, []int{8, 6}, []int{1, 4}, []int{7, 12}, "9x7 into 7x9"},
 		{'t', []int{0, 4}, []int{8, 10}, []int{1, 4}, []int{7, 12}, "9x7 transposed into 7x9"},
 	}
 	for _, c := range copies {
 		mpitest.Must(t, ga.CopyPatch(c.trans, a.a, c.alo, c.ahi, b.a, c.blo, c.bhi))
-		src := order(a.a.Dims(), c.alo, c.ahi, c.trans == 't' || c.trans == 'T')
+		src := order(a.a.Dims(), c.alo, c.ahi, c.trans == 't' || c.trans == ga.Trans)
 		for k, p := range order(b.a.Dims(), c.blo, c.bhi, false) {
 			b.model[p] = a.model[src[k]]
 		}
@@ -192,10 +192,10 @@ func pairOps[T ga.Elem](t *testing.T, ka, kb string, rng *rand.Rand) {
 	b.check(t, "AddPatch of a patch with itself, in place")
 
 	for _, c := range []struct {
-		ta, tb byte
+		ta, tb ga.TransOp
 		colA   bool
 		colB   bool
-	}{{'n', 'n', false, false}, {'t', 'n', true, false}, {'n', 'T', false, true}, {'t', 't', false, false}} {
+	}{{'n', 'n', false, false}, {'t', 'n', true, false}, {ga.NoTrans, ga.Trans, false, true}, {'t', 't', false, false}} {
 		got, err := ga.DotPatch(a.a, c.ta, alo, ahi, b.a, c.tb, blo, bhi)
 		mpitest.Must(t, err)
 		var want T

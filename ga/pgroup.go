@@ -382,7 +382,7 @@ func PgroupBrdcst[T mpi.Elem](p *Pgroup, buf []T, root int) error {
 
 // PgroupGop is Gop on p's processes, with Gop's operations
 // (GA_Pgroup_dgop, GA_Pgroup_igop, GA_Pgroup_lgop, GA_Pgroup_fgop, ...).
-func PgroupGop[T Elem](p *Pgroup, x []T, op string) error {
+func PgroupGop[T Elem](p *Pgroup, x []T, op Op) error {
 	g, err := p.on("PgroupGop")
 	if err != nil {
 		return err

@@ -85,30 +85,30 @@ func testPgroupBasics(t *testing.T) {
 	// Every operation, on the group's ranks r = me/2: values r+1 and -(r+1).
 	r := me / 2
 	for _, c := range []struct {
-		op   string
+		op   ga.Op
 		want []int64
 	}{
-		{"+", []int64{int64(size * (size + 1) / 2), -int64(size * (size + 1) / 2)}},
-		{"*", []int64{fact(size), fact(size) * sign(size)}},
-		{"max", []int64{int64(size), -1}},
-		{"min", []int64{1, -int64(size)}},
-		{"absmax", []int64{int64(size), int64(size)}},
-		{"absmin", []int64{1, 1}},
+		{ga.OpSum, []int64{int64(size * (size + 1) / 2), -int64(size * (size + 1) / 2)}},
+		{ga.OpProd, []int64{fact(size), fact(size) * sign(size)}},
+		{ga.OpMax, []int64{int64(size), -1}},
+		{ga.OpMin, []int64{1, -int64(size)}},
+		{ga.OpAbsMax, []int64{int64(size), int64(size)}},
+		{ga.OpAbsMin, []int64{1, 1}},
 	} {
 		x := []int64{int64(r + 1), -int64(r + 1)}
 		must(t, ga.PgroupGop(p, x, c.op))
-		sameElems(t, "PgroupGop "+c.op, x, c.want)
+		sameElems(t, "PgroupGop "+string(c.op), x, c.want)
 		f := []float64{float64(r + 1), -float64(r + 1)}
 		must(t, ga.PgroupGop(p, f, c.op))
-		sameElems(t, "PgroupGop float64 "+c.op, f, []float64{float64(c.want[0]), float64(c.want[1])})
+		sameElems(t, "PgroupGop float64 "+string(c.op), f, []float64{float64(c.want[0]), float64(c.want[1])})
 	}
 	bits := []int32{1 << r}
-	must(t, ga.PgroupGop(p, bits, "or"))
+	must(t, ga.PgroupGop(p, bits, ga.OpOr))
 	if bits[0] != 1<<size-1 {
 		t.Errorf("PgroupGop or: %b, want %b", bits[0], 1<<size-1)
 	}
 	z := []complex128{complex(1, float64(r))}
-	must(t, ga.PgroupGop(p, z, "+"))
+	must(t, ga.PgroupGop(p, z, ga.OpSum))
 	if z[0] != complex(float64(size), float64(size*(size-1)/2)) {
 		t.Errorf("PgroupGop complex +: %v", z[0])
 	}
@@ -177,7 +177,7 @@ func testPgroupArrays(t *testing.T) {
 		// of b transposed into w2.
 		must(t, b.Scale(3))
 		must(t, ga.Copy(b, w))
-		must(t, ga.CopyPatch('t', a, []int{1, 0}, []int{5, 4}, w2, []int{0, 1}, []int{4, 5}))
+		must(t, ga.CopyPatch(ga.Trans, a, []int{1, 0}, []int{5, 4}, w2, []int{0, 1}, []int{4, 5}))
 		// An operation other than a copy refuses arrays of other groups.
 		wantErr(t, "Add across groups", ga.Add(1, w, 1, a, a), "Add", "a", nil, "only Copy and CopyPatch")
 		// One-sided operations reach the group's array from any of its
@@ -432,7 +432,7 @@ func testPgroupMisuse(t *testing.T) {
 	}
 	if me == 1 {
 		wantErr(t, "Copy between unrelated groups", ga.Copy(a, b), "Copy", "b", nil, "does not contain")
-		wantErr(t, "CopyPatch between unrelated groups", ga.CopyPatch('n', b, []int{0}, []int{1}, a, []int{2}, []int{3}), "CopyPatch", "a", nil, "does not contain")
+		wantErr(t, "CopyPatch between unrelated groups", ga.CopyPatch(ga.NoTrans, b, []int{0}, []int{1}, a, []int{2}, []int{3}), "CopyPatch", "a", nil, "does not contain")
 	}
 	if b != nil {
 		sameElems(t, "b after the refused copy", getAll(t, b), []int32{3, 3, 3, 3})
@@ -493,7 +493,7 @@ func testPgroupCover(t *testing.T) {
 	if lo, hi, ok := a.Distribution(ga.Nodeid()); ok {
 		sum[0] = float64(volume(lo, hi)) * float64(color+1)
 	}
-	must(t, ga.Gop(sum, "+"))
+	must(t, ga.Gop(sum, ga.OpSum))
 	if sum[0] != float64(3*n*(color+1)) {
 		t.Errorf("group %d: sum %v, want %v", color, sum[0], 3*n*(color+1))
 	}
@@ -515,7 +515,7 @@ func testPgroupCover(t *testing.T) {
 		t.Errorf("Split(4): rank %d of %d, want %d of 3", q.Nodeid(), q.Nnodes(), me%3)
 	}
 	x := []int32{int32(me)}
-	must(t, ga.PgroupGop(q, x, "+"))
+	must(t, ga.PgroupGop(q, x, ga.OpSum))
 	if b := me / 3 * 3; x[0] != int32(3*b+3) {
 		t.Errorf("Split(4): group sum %d, want %d", x[0], 3*b+3)
 	}

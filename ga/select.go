@@ -5,26 +5,26 @@ import (
 	"github.com/goga-hpc/goga/mpi"
 )
 
-// SelectElem returns the smallest (op "min") or largest ("max") element of a
+// SelectElem returns the smallest (op OpMin) or largest (OpMax) element of a
 // and its subscript (NGA_Select_elem). Real elements compare by value;
 // complex ones by magnitude, and the element itself is returned, as GA C
 // does. Of equal candidates it returns the first in C order: GA C takes the
 // first in each process's storage, and which process's across processes is
 // up to its reduction. NaN ranks below every number (GA C's result then
 // depends on where the NaN lies); an array of NaN gives its first. op is
-// "min" or "max" exactly (GA C looks at the first three letters). It is
-// collective, and every process gets the result.
-func (a *Array[T]) SelectElem(op string) (value T, index []int, err error) {
+// OpMin or OpMax, "min" or "max" exactly (GA C looks at the first three
+// letters). It is collective, and every process gets the result.
+func (a *Array[T]) SelectElem(op Op) (value T, index []int, err error) {
 	const name = "SelectElem"
 	g, err := groupOf(name, a)
 	if err != nil {
 		return value, nil, err
 	}
 	var check error
-	if op != "min" && op != "max" {
-		check = errorf(name, a.Name(), "operation %q; want \"min\" or \"max\"", op)
+	if op != OpMin && op != OpMax {
+		check = errorf(name, a.Name(), "operation %q; want OpMin or OpMax (\"min\" or \"max\")", op)
 	}
-	larger := op == "max"
+	larger := op == OpMax
 	beats, best := ranker[T](larger), kernelsOf[T]().best
 	at := int64(-1) // value's C-order position; -1 while there is none
 	pick := func(v T, l int64) {
@@ -32,7 +32,7 @@ func (a *Array[T]) SelectElem(op string) (value T, index []int, err error) {
 			value, at = v, l
 		}
 	}
-	err = a.collective(name, newArgs(name).str("op", op), check, func(local []T) error {
+	err = a.collective(name, newArgs(name).str("op", string(op)), check, func(local []T) error {
 		lo, hi := a.whole()
 		return a.regions(lo, hi, func(r region) error {
 			r.runs(func(off, pos, n int) {

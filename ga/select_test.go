@@ -26,11 +26,11 @@ func TestSelectElem(t *testing.T) {
 // selectModel is SelectElem's answer for x of dims: the first element in C
 // order that no other ranks strictly above (below), NaN never chosen over
 // a number.
-func selectModel[T ga.Elem](x []T, dims []int, op string) (T, []int) {
+func selectModel[T ga.Elem](x []T, dims []int, op ga.Op) (T, []int) {
 	k := 0
 	for i, v := range x {
 		c := cmpModel(v, x[k])
-		if x[k] != x[k] && v == v || v == v && (op == "max" && c > 0 || op == "min" && c < 0) {
+		if x[k] != x[k] && v == v || v == v && (op == ga.OpMax && c > 0 || op == ga.OpMin && c < 0) {
 			k = i
 		}
 	}
@@ -44,7 +44,7 @@ func selectModel[T ga.Elem](x []T, dims []int, op string) (T, []int) {
 // wantSelect checks both of SelectElem's answers on m.
 func wantSelect[T ga.Elem](t *testing.T, what string, m made[T]) {
 	t.Helper()
-	for _, op := range []string{"min", "max"} {
+	for _, op := range []ga.Op{ga.OpMin, ga.OpMax} {
 		v, sub, err := m.a.SelectElem(op)
 		mpitest.Must(t, err)
 		wv, wsub := selectModel(m.model, m.a.Dims(), op)
@@ -78,7 +78,7 @@ func selects[T ga.Elem](t *testing.T) {
 				m.model[k] = mk[T](4, -3)
 			}
 			m.rewrite(t)
-			v, sub, err := m.a.SelectElem("max")
+			v, sub, err := m.a.SelectElem(ga.OpMax)
 			mpitest.Must(t, err)
 			if v != mk[T](4, -3) || slices.ContainsFunc(sub, func(i int) bool { return i != 0 }) {
 				t.Errorf("%s %v constant: SelectElem(max) = %v at %v, want %v at the origin", kind, dims, v, sub, mk[T](4, -3))
@@ -112,18 +112,18 @@ func selects[T ga.Elem](t *testing.T) {
 			m.model[k] = nan
 		}
 		m.rewrite(t)
-		v, sub, err := m.a.SelectElem("min")
+		v, sub, err := m.a.SelectElem(ga.OpMin)
 		mpitest.Must(t, err)
 		if v == v || !slices.Equal(sub, []int{0, 0}) {
 			t.Errorf("all NaN: SelectElem(min) = %v at %v, want NaN at [0 0]", v, sub)
 		}
 	}
 
-	for _, op := range []string{"mean", "MAX", "minimum", ""} {
+	for _, op := range []ga.Op{"mean", "MAX", "minimum", ""} {
 		_, _, err := m.a.SelectElem(op)
 		wantErr(t, fmt.Sprintf("SelectElem(%q)", op), err, "SelectElem", "cyclic", nil, fmt.Sprintf("%q", op))
 	}
 	var nilArray *ga.Array[T]
-	_, _, err := nilArray.SelectElem("min")
+	_, _, err := nilArray.SelectElem(ga.OpMin)
 	wantErr(t, "SelectElem of a nil array", err, "SelectElem", "", ga.ErrNil)
 }

@@ -71,7 +71,7 @@ func BenchmarkMessages(b *testing.B) {
 	b.Run("dgop", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			ga.Gop(x, "+")
+			ga.Gop(x, ga.OpSum)
 		}
 	})
 	b.Run("brdcst", func(b *testing.B) {
@@ -111,7 +111,7 @@ func BenchmarkLuSolve(b *testing.B) {
 			data[(i-lo[0])*ld[0]+i-lo[1]] += n
 		}
 		r.Fill(1)
-		if err := ga.LuSolve('N', a, r); err != nil {
+		if err := ga.LuSolve(ga.NoTrans, a, r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -93,27 +93,15 @@ func Blocks(a Array, o Options) ([]Block, error) {
 	return p.blocks, err
 }
 
+// planeOf is the plane of a that o selects, as Plot draws it.
 func planeOf(a Array, o Options) (plane, error) {
 	dims := a.Dims()
-	nd := len(dims)
-	if nd == 0 {
-		return plane{}, fmt.Errorf("gaplot: array %q has no dimensions", a.Name())
-	}
 	// down and across are the dimensions shown; down is -1 for a 1-D array.
-	down, across := o.Rows, o.Cols
-	switch {
-	case nd == 1:
-		down, across = -1, 0
-	case down == 0 && across == 0:
-		down, across = nd-2, nd-1
+	down, across, err := shownDims(a.Name(), dims, o)
+	if err != nil {
+		return plane{}, err
 	}
-	if nd > 1 && (down < 0 || down >= nd || across < 0 || across >= nd || down == across) {
-		return plane{}, fmt.Errorf("gaplot: rows %d and columns %d: want two different dimensions of %d", down, across, nd)
-	}
-	if o.At != nil && len(o.At) != nd {
-		return plane{}, fmt.Errorf("gaplot: At has %d indices; the array has %d dimensions", len(o.At), nd)
-	}
-	lo, hi := make([]int, nd), make([]int, nd)
+	lo, hi := make([]int, len(dims)), make([]int, len(dims))
 	for d := range dims {
 		switch {
 		case d == down || d == across:
@@ -146,34 +134,72 @@ func planeOf(a Array, o Options) (plane, error) {
 			p.ghosts[0] = w[down]
 		}
 	}
-	if o.PatchLo != nil || o.PatchHi != nil {
-		if len(o.PatchLo) != nd || len(o.PatchHi) != nd {
-			return plane{}, fmt.Errorf("gaplot: patch lo %v hi %v: want %d indices each", o.PatchLo, o.PatchHi, nd)
-		}
-		// Outlined only where the plane cuts it.
-		cuts := true
-		for d := range dims {
-			cuts = cuts && o.PatchLo[d] <= hi[d] && o.PatchHi[d] >= lo[d]
-		}
-		if cuts {
-			p.patch = &Block{Lo: pick(o.PatchLo), Hi: pick(o.PatchHi)}
+	if p.patch, err = patchIn(o, lo, hi, pick); err != nil {
+		return plane{}, err
+	}
+	p.title = planeTitle(a.Name(), o.Title, dims, lo, down, across)
+	return p, nil
+}
+
+// shownDims returns the dimensions of dims that o shows down and across (down
+// -1 for a 1-D array), and checks them and o.At against dims.
+func shownDims(name string, dims []int, o Options) (down, across int, err error) {
+	nd := len(dims)
+	if nd == 0 {
+		return 0, 0, fmt.Errorf("gaplot: array %q has no dimensions", name)
+	}
+	down, across = o.Rows, o.Cols
+	switch {
+	case nd == 1:
+		down, across = -1, 0
+	case down == 0 && across == 0:
+		down, across = nd-2, nd-1
+	}
+	if nd > 1 && (down < 0 || down >= nd || across < 0 || across >= nd || down == across) {
+		return 0, 0, fmt.Errorf("gaplot: rows %d and columns %d: want two different dimensions of %d", down, across, nd)
+	}
+	if o.At != nil && len(o.At) != nd {
+		return 0, 0, fmt.Errorf("gaplot: At has %d indices; the array has %d dimensions", len(o.At), nd)
+	}
+	return down, across, nil
+}
+
+// patchIn is o's patch in the plane [lo, hi] (pick maps an array index to
+// the plane's row and column), or nil where o sets none or the plane does
+// not cut it.
+func patchIn(o Options, lo, hi []int, pick func(sub []int) [2]int) (*Block, error) {
+	if o.PatchLo == nil && o.PatchHi == nil {
+		return nil, nil
+	}
+	nd := len(lo)
+	if len(o.PatchLo) != nd || len(o.PatchHi) != nd {
+		return nil, fmt.Errorf("gaplot: patch lo %v hi %v: want %d indices each", o.PatchLo, o.PatchHi, nd)
+	}
+	for d := range lo {
+		if o.PatchLo[d] > hi[d] || o.PatchHi[d] < lo[d] {
+			return nil, nil
 		}
 	}
-	p.title = o.Title
-	if p.title == "" {
-		p.title = fmt.Sprintf("%s: %s", a.Name(), shape(dims))
+	return &Block{Lo: pick(o.PatchLo), Hi: pick(o.PatchHi)}, nil
+}
+
+// planeTitle is title, or the array's name and shape; for an array of more
+// than two dimensions, followed by the plane's place in it.
+func planeTitle(name, title string, dims, lo []int, down, across int) string {
+	if title == "" {
+		title = fmt.Sprintf("%s: %s", name, shape(dims))
 	}
-	if nd > 2 {
-		at := make([]string, nd)
+	if len(dims) > 2 {
+		at := make([]string, len(dims))
 		for d := range dims {
 			at[d] = strconv.Itoa(lo[d])
 			if d == down || d == across {
 				at[d] = ":"
 			}
 		}
-		p.title += fmt.Sprintf("; plane [%s]", strings.Join(at, ", "))
+		title += fmt.Sprintf("; plane [%s]", strings.Join(at, ", "))
 	}
-	return p, nil
+	return title
 }
 
 func shape(dims []int) string {

@@ -157,7 +157,7 @@ func run() error {
 			size, size, ga.Nnodes(), rows, cols, *nb, *layout)
 	}
 	t := mpi.Wtime()
-	if err := ga.LuSolve('N', a, b); err != nil {
+	if err := ga.LuSolve(ga.NoTrans, a, b); err != nil {
 		return err
 	}
 	elapsed := mpi.Wtime() - t

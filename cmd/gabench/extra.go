@@ -149,7 +149,7 @@ func smallCollectives() error {
 			if op == "brdcst_8_us" {
 				err = ga.Brdcst(b, 0)
 			} else {
-				err = ga.Gop(b, "+")
+				err = ga.Gop(b, ga.OpSum)
 			}
 			if err != nil {
 				return err

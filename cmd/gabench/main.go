@@ -245,7 +245,7 @@ func run() error {
 			return err
 		}
 		t := mpi.Wtime()
-		if err := ga.Gemm('N', 'N', n, n, n, 1, a, b, 0, c); err != nil {
+		if err := ga.Gemm(ga.NoTrans, ga.NoTrans, n, n, n, 1, a, b, 0, c); err != nil {
 			return err
 		}
 		if err := ga.Sync(); err != nil {
@@ -278,7 +278,7 @@ func run() error {
 			return err
 		}
 		t = mpi.Wtime()
-		if err := ga.LuSolve('N', a, rhs); err != nil {
+		if err := ga.LuSolve(ga.NoTrans, a, rhs); err != nil {
 			return err
 		}
 		if err := ga.Sync(); err != nil {
@@ -414,7 +414,7 @@ func inPlaceSolve(n int) error {
 		return err
 	}
 	t := mpi.Wtime()
-	if err := ga.LuSolve('N', a, rhs); err != nil {
+	if err := ga.LuSolve(ga.NoTrans, a, rhs); err != nil {
 		return err
 	}
 	if err := ga.Sync(); err != nil {

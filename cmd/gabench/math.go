@@ -52,7 +52,7 @@ func collectiveMath() error {
 			return err
 		}},
 		{"select_elem_us", func() error {
-			_, _, err := a.SelectElem("max")
+			_, _, err := a.SelectElem(ga.OpMax)
 			return err
 		}},
 	} {
@@ -65,7 +65,7 @@ func collectiveMath() error {
 	}
 	// A 1024 × 1024 patch copied transposed into another place of another array.
 	alo, ahi, blo, bhi := []int{100, 200}, []int{1123, 1223}, []int{900, 10}, []int{1923, 1033}
-	if err := timeColl("copy_patch_t_us", 1024, reps, func() error { return ga.CopyPatch('T', a, alo, ahi, b, blo, bhi) }); err != nil {
+	if err := timeColl("copy_patch_t_us", 1024, reps, func() error { return ga.CopyPatch(ga.Trans, a, alo, ahi, b, blo, bhi) }); err != nil {
 		return err
 	}
 	// The product of 1000 × 1000 patches at odd offsets, the same as
@@ -77,7 +77,7 @@ func collectiveMath() error {
 		return err
 	}
 	t := mpi.Wtime()
-	if err := ga.MatmulPatch('n', 'n', 1.0, b, []int{3, 21}, []int{3 + m - 1, 21 + m - 1},
+	if err := ga.MatmulPatch(ga.NoTrans, ga.NoTrans, 1.0, b, []int{3, 21}, []int{3 + m - 1, 21 + m - 1},
 		a, []int{13, 7}, []int{13 + m - 1, 7 + m - 1}, 0.0, c, []int{50, 40}, []int{50 + m - 1, 40 + m - 1}); err != nil {
 		return err
 	}

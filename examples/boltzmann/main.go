@@ -208,7 +208,7 @@ func run(w io.Writer) error {
 		sum[1] += rho * ux
 		sum[2] += rho * uy
 	})
-	if err := ga.Gop(sum, "+"); err != nil {
+	if err := ga.Gop(sum, ga.OpSum); err != nil {
 		return err
 	}
 	mass0 := sum[0]
@@ -228,7 +228,7 @@ func run(w io.Writer) error {
 		tGhost += t1 - t0
 		tLB += mpi.Wtime() - t0
 		copy(sum, s[:])
-		if err := ga.Gop(sum, "+"); err != nil {
+		if err := ga.Gop(sum, ga.OpSum); err != nil {
 			return err
 		}
 		if math.IsNaN(sum[0]+sum[1]+sum[2]) || math.IsInf(sum[0]+sum[1]+sum[2], 0) {
@@ -249,7 +249,7 @@ func run(w io.Writer) error {
 		return err
 	}
 	times := []float64{tLB, tGhost}
-	if err := ga.Gop(times, "+"); err != nil {
+	if err := ga.Gop(times, ga.OpSum); err != nil {
 		return err
 	}
 	if me == 0 {
@@ -306,13 +306,13 @@ func summarize(lt *lattice) (stats, error) {
 			v[3] = max(v[3], math.Abs(ux-lt.lid))
 		}
 	})
-	if err := ga.Gop(v[:1], "+"); err != nil {
+	if err := ga.Gop(v[:1], ga.OpSum); err != nil {
 		return stats{}, err
 	}
-	if err := ga.Gop(v[1:2], "min"); err != nil {
+	if err := ga.Gop(v[1:2], ga.OpMin); err != nil {
 		return stats{}, err
 	}
-	if err := ga.Gop(v[2:4], "max"); err != nil {
+	if err := ga.Gop(v[2:4], ga.OpMax); err != nil {
 		return stats{}, err
 	}
 	// Where: the first cell, in the order i·n + j, that holds each extreme.
@@ -326,7 +326,7 @@ func summarize(lt *lattice) (stats, error) {
 			where[1] = min(where[1], k)
 		}
 	})
-	if err := ga.Gop(where, "min"); err != nil {
+	if err := ga.Gop(where, ga.OpMin); err != nil {
 		return stats{}, err
 	}
 	n := int64(lt.n)

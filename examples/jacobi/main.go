@@ -122,7 +122,7 @@ func run(out io.Writer) error {
 				}
 			}
 		}
-		if err := ga.Gop(change, "max"); err != nil {
+		if err := ga.Gop(change, ga.OpMax); err != nil {
 			return err
 		}
 		resid = change[0]
@@ -145,7 +145,7 @@ func run(out io.Writer) error {
 			}
 		}
 	}
-	if err := ga.Gop(worst, "max"); err != nil {
+	if err := ga.Gop(worst, ga.OpMax); err != nil {
 		return err
 	}
 	if me == 0 {

@@ -75,7 +75,7 @@ func (s *system) computeForces() (forces, error) {
 		}
 	}
 	total := []float64{sums.potential, sums.virial, sums.pairAbs}
-	if err := ga.Gop(total, "+"); err != nil { // a collective: every Acc has been issued
+	if err := ga.Gop(total, ga.OpSum); err != nil { // a collective: every Acc has been issued
 		return forces{}, err
 	}
 	// Sync completes the accumulates everywhere before anyone reads f.

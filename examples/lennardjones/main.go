@@ -323,7 +323,7 @@ func (s *system) rescale(temp float64) (float64, error) {
 	}); err != nil {
 		return 0, err
 	}
-	if err := ga.Gop(sq, "+"); err != nil {
+	if err := ga.Gop(sq, ga.OpSum); err != nil {
 		return 0, err
 	}
 	scale := math.Sqrt(float64(3*s.natoms) * temp / sq[0])
@@ -381,7 +381,7 @@ func (s *system) properties(dt float64) (props, error) {
 	}); err != nil {
 		return props{}, err
 	}
-	if err := ga.Gop(sums, "+"); err != nil {
+	if err := ga.Gop(sums, ga.OpSum); err != nil {
 		return props{}, err
 	}
 	p := props{kinetic: sums[0]}

@@ -61,7 +61,7 @@ func run(out io.Writer) error {
 	defer c.Destroy()
 
 	t := mpi.Wtime()
-	if err := ga.Gemm('N', 'N', n, m, k, 1, a, b, 0, c); err != nil {
+	if err := ga.Gemm(ga.NoTrans, ga.NoTrans, n, m, k, 1, a, b, 0, c); err != nil {
 		return err
 	}
 	product := mpi.Wtime() - t

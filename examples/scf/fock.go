@@ -143,7 +143,7 @@ func (c *scf) makesz() error {
 		return err
 	}
 	m := []float64{mx}
-	if err := ga.Gop(m, "max"); err != nil {
+	if err := ga.Gop(m, ga.OpMax); err != nil {
 		return err
 	}
 	c.schwmax = m[0]
@@ -325,7 +325,7 @@ func (c *scf) asymmetry() (asym, big float64, err error) {
 		return 0, 0, err
 	}
 	m := []float64{asym, big}
-	err = ga.Gop(m, "max")
+	err = ga.Gop(m, ga.OpMax)
 	return m[0], m[1], err
 }
 
@@ -336,10 +336,10 @@ func (c *scf) asymmetry() (asym, big float64, err error) {
 // off-diagonal |F'| (the original's deltaf).
 func (c *scf) diagon(iter int) ([]float64, float64, error) {
 	n := c.nbfn
-	if err := ga.Gemm('n', 't', n, n, n, 1, c.fock, c.orbs, 0, c.tfock); err != nil {
+	if err := ga.Gemm(ga.NoTrans, ga.Trans, n, n, n, 1, c.fock, c.orbs, 0, c.tfock); err != nil {
 		return nil, 0, err
 	}
-	if err := ga.Gemm('n', 'n', n, n, n, 1, c.orbs, c.tfock, 0, c.fock); err != nil {
+	if err := ga.Gemm(ga.NoTrans, ga.NoTrans, n, n, n, 1, c.orbs, c.tfock, 0, c.fock); err != nil {
 		return nil, 0, err
 	}
 	tester, err := c.testfock()
@@ -366,7 +366,7 @@ func (c *scf) diagon(iter int) ([]float64, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := ga.Gemm('n', 'n', n, n, n, 1, c.work, c.tfock, 0, c.orbs); err != nil {
+	if err := ga.Gemm(ga.NoTrans, ga.NoTrans, n, n, n, 1, c.work, c.tfock, 0, c.orbs); err != nil {
 		return nil, 0, err
 	}
 	if shifted {
@@ -400,7 +400,7 @@ func (c *scf) testfock() (float64, error) {
 		return 0, err
 	}
 	m := []float64{mx}
-	err = ga.Gop(m, "max")
+	err = ga.Gop(m, ga.OpMax)
 	return m[0], err
 }
 
@@ -474,6 +474,6 @@ func (c *scf) dendif() (float64, error) {
 		return 0, err
 	}
 	m := []float64{mx}
-	err = ga.Gop(m, "max")
+	err = ga.Gop(m, ga.OpMax)
 	return m[0], err
 }

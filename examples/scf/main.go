@@ -195,7 +195,7 @@ func run(out io.Writer) error {
 	elapsed := mpi.Wtime() - start
 
 	cuts := []int64{c.icut1, c.icut2, c.icut3}
-	if err := ga.Gop(cuts, "+"); err != nil {
+	if err := ga.Gop(cuts, ga.OpSum); err != nil {
 		return err
 	}
 	electrons, err := ga.Dot(c.dens, c.ident) // ident holds S: tr(D·S)

@@ -97,7 +97,7 @@ func run(out io.Writer) error {
 	// How the work fell out, gathered to process 0.
 	counts := make([]int64, nproc)
 	counts[me] = int64(mine)
-	if err := ga.Gop(counts, "+"); err != nil {
+	if err := ga.Gop(counts, ga.OpSum); err != nil {
 		return err
 	}
 	if me == 0 {
