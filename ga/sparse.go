@@ -27,6 +27,10 @@ type Sparse[T Elem] struct {
 	assembled bool
 	ilo, ihi  int
 	blocks    []*csr[T] // by column block; nil: no element there
+	// MatVec's buffers, kept from one call to the next: made anew, a
+	// product of order 250000 spent 8% of its time allocating and clearing
+	// them.
+	x, sum []T
 }
 
 // csr is a column block of a process's rows: row ilo+r's elements are
@@ -300,23 +304,40 @@ func (s *Sparse[T]) matVec(a, v *Array[T]) error {
 	if s.ilo > s.ihi {
 		return nil
 	}
-	sum := make([]T, s.ihi-s.ilo+1)
+	sum := resize(&s.sum, s.ihi-s.ilo+1)
+	clear(sum)
 	for b, c := range s.blocks {
 		if c == nil {
 			continue
 		}
 		jlo, jhi, _ := s.ColumnDistribution(b)
-		x := make([]T, jhi-jlo+1)
+		x := resize(&s.x, jhi-jlo+1)
 		if err := a.Get([]int{jlo}, []int{jhi}, x, nil); err != nil {
 			return err
 		}
 		for r := range sum {
-			for k := c.idx[r]; k < c.idx[r+1]; k++ {
-				sum[r] += c.val[k] * x[c.jdx[k]-jlo]
+			// A row's elements as slices of their own, and its sum in a
+			// local, so that the loop has no bounds checks but x's.
+			lo, hi := c.idx[r], c.idx[r+1]
+			jdx := c.jdx[lo:hi]
+			val := c.val[lo:hi][:len(jdx)]
+			acc := sum[r]
+			for k, j := range jdx {
+				acc += val[k] * x[j-jlo]
 			}
+			sum[r] = acc
 		}
 	}
 	return v.Put([]int{s.ilo}, []int{s.ihi}, sum, nil)
+}
+
+// resize returns (*buf)[:n], growing *buf when it is shorter.
+func resize[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 // Destroy ends the matrix (NGA_Sprs_array_destroy). It is collective.
