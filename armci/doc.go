@@ -217,11 +217,16 @@
 // can reach them (another user of a node, another host of the network)
 // but cannot read the job's MPI traffic:
 //
-//   - They listen only on the address the other processes are told: the
-//     one its host's name resolves to from the other hosts (from its own,
-//     in a job on one host), not on every interface. Where the other hosts
-//     do not agree on it, or it is not this host's, the job runs without
-//     links or doorbells (MPI messages, servers that poll).
+//   - They listen only on the address the other processes are told, not on
+//     every interface: this host's address on the interface MPI's TCP
+//     traffic uses where the job names one, as Open MPI's
+//     btl_tcp_if_include does (an interface name or an IPv4 subnet, from
+//     GOGA_ARMCI_INTERFACE, else from mpirun --mca btl_tcp_if_include);
+//     else the one its host's name resolves to from the other hosts (from
+//     its own, in a job on one host). Where the other hosts do not agree on
+//     it, or it is not this host's, or the named interface has no IPv4
+//     address here, the job runs without links or doorbells (MPI messages,
+//     servers that poll).
 //   - At Init, rank 0 draws a random 32-byte secret and broadcasts it over
 //     MPI. A link's hello proves it: the listener sends a fresh nonce, the
 //     dialler answers with its rank, a nonce and an HMAC-SHA256 of both

@@ -35,24 +35,29 @@ func (j *job) secret(use string) []byte {
 }
 
 // The exchange at start: a process's host's address as its host name
-// resolves there (IPv4, 0 for none), the name itself, and the job's
-// secret (rank 0's; zeros elsewhere).
+// resolves there (IPv4, 0 for none; exPinned set where the interface was
+// named instead, interfaceSpec), the name itself, and the job's secret
+// (rank 0's; zeros elsewhere).
 const (
 	exAddr = iota
 	exLen
 	exName
 	exKey   = exName + 32 // a host name has at most 255 bytes
 	exWords = exKey + keyLen/8
+
+	exPinned = 1 << 32
 )
 
 // newJob makes the job's identity over c: it is collective, one Allgather
 // and one Alltoall. Rank 0 publishes the secret with its host. here is the
 // IPv4 address at which every other process of c reaches this one, where
 // its links and doorbell listen (nil where it has none). Each process
-// publishes its host's name and the address that name resolves to there;
-// the others take that address, or where it is a loopback one (as Debian's 127.0.1.1) and the
-// host is another, resolve the name themselves, and every process learns
-// what the others found for it. The processes on other hosts must all have
+// publishes its host's name and its address: that of the interface MPI's
+// TCP traffic uses where the user named it (interfaceSpec), taken as it is
+// by the others; else the address the name resolves to there, which the
+// others take, or where it is a loopback one (as Debian's 127.0.1.1) and the
+// host is another, resolve the name themselves. Every process learns what
+// the others found for it. The processes on other hosts must all have
 // found the same; with none, it is the address found on its own host, or
 // the loopback. The processes on its own host are told it too (peerAddrs):
 // one address serves all.
@@ -61,7 +66,14 @@ func newJob(c *mpi.Comm) (*job, error) {
 	host, _ := os.Hostname()
 	mine := make([]int64, exWords)
 	if host != "" && len(host) <= 8*(exKey-exName) {
-		if ip := lookup(host); ip != nil {
+		if v, spec := interfaceSpec(); spec != "" {
+			mine[exAddr] = exPinned
+			if ip := interfaceAddr(spec, hostInterfaces()); ip != nil {
+				mine[exAddr] |= int64(binary.BigEndian.Uint32(ip))
+			} else {
+				tracef(me, "%s=%s: no IPv4 address of this host is there; processes on other hosts cannot reach its links and doorbell", v, spec)
+			}
+		} else if ip := lookup(host); ip != nil {
 			mine[exAddr] = int64(binary.BigEndian.Uint32(ip))
 		}
 		mine[exLen] = int64(len(host))
@@ -85,7 +97,9 @@ func newJob(c *mpi.Comm) (*job, error) {
 		a, seen := found[names[r]]
 		if !seen {
 			a = w[exAddr]
-			if a == 0 || ipOf(a).IsLoopback() {
+			if a&exPinned != 0 {
+				a &^= exPinned
+			} else if a == 0 || ipOf(a).IsLoopback() {
 				a = 0
 				if ip := lookup(names[r]); ip != nil {
 					a = int64(binary.BigEndian.Uint32(ip))
