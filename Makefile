@@ -4,7 +4,7 @@ GO ?= go
 NP ?= 4
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node bench-apps check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node bench-collectives bench-apps check-mpich clean
 
 all: build
 
@@ -134,6 +134,16 @@ bench-2node: build
 	bench/ref/build.sh bin/ref
 	mpicc -O2 scripts/gaextrabench.c -o bin/gaextrabench $$(ga-config --cppflags) $$(ga-config --ldflags) $$(ga-config --libs) -lgfortran -lm
 	BENCH_RUNS=$(BENCH_2NODE_RUNS) LIMIT=$(LIMIT) scripts/bench-2node.sh | tee bin/bench-2node.txt
+
+# Brdcst, Gop (every type and operation), Sync and their processor-group
+# forms against GA C's (bench/ref/gacollbench.c), checked and Unchecked, on
+# one node and across the two simulated nodes, with the MPI calls they wrap
+# as limits: scripts/bench-collectives.sh.
+bench-collectives: build
+	scripts/install-deps.sh --bench
+	$(GO) build -o bin/gabench ./cmd/gabench
+	bench/ref/build.sh bin/ref
+	BENCH_RUNS=$(BENCH_RUNS) scripts/bench-collectives.sh | tee bin/bench-collectives.txt
 
 # Time to solution of the example applications against their GA originals
 # (GA_SRC/global/examples, built by the script from a copy, with the fixes it

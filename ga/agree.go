@@ -131,10 +131,7 @@ func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	v := w[:]
 	var err error
 	if fence {
-		g.mu.Lock()
-		g.fence.depth.Store(0)
-		g.fence.targets = nil
-		g.mu.Unlock()
+		g.endFence()
 		err = g.rt.BarrierMax(v)
 	} else {
 		err = g.rt.AllMax(v)

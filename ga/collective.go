@@ -247,6 +247,12 @@ func brdcst[T mpi.Elem](g *group, op string, buf []T, root int) error {
 	if root < 0 || root >= g.size() {
 		check = errorf(op, "", "root %d out of range [0, %d)", root, g.size())
 	}
+	if unchecked.Load() {
+		if check != nil {
+			return check
+		}
+		return mpi.Bcast(g.comm(), buf, root)
+	}
 	l := messageArgs(&g.lastBrdcst, reflect.TypeFor[T](), len(buf), root, "", func() *args {
 		return typ[T](newArgs("Brdcst").ints("len", len(buf)).ints("root", root), "buf")
 	})
@@ -344,6 +350,12 @@ func gop[T Elem](g *group, name string, x []T, op Op) error {
 		check = errorf(name, "", "operation %q is not defined for %T", op, z)
 	}
 	abs := op == OpAbsMax || op == OpAbsMin
+	if unchecked.Load() {
+		if check != nil {
+			return check
+		}
+		return reduceInPlace(g, x, o, abs)
+	}
 	l := messageArgs(&g.lastGop, reflect.TypeFor[T](), len(x), 0, op, func() *args {
 		return typ[T](newArgs("Gop").ints("len", len(x)).str("op", string(op)), "x")
 	})
@@ -370,6 +382,12 @@ func gop[T Elem](g *group, name string, x []T, op Op) error {
 	if err := agree(g, false, name, "", check, l); err != nil {
 		return err
 	}
+	return reduceInPlace(g, x, o, abs)
+}
+
+// reduceInPlace is MPI_Allreduce of x in place with o, of x's absolute
+// values with abs.
+func reduceInPlace[T Elem](g *group, x []T, o mpi.Op, abs bool) error {
 	if abs {
 		for i, v := range x {
 			x[i] = absReal(v)

@@ -121,7 +121,11 @@
 // LltSolve and SpdInvert (ErrNotSymmetric), found in passes over data each
 // process reads anyway. Since Sync agrees too, processes
 // that reach different collective calls meet in the same reduction and all
-// get an error instead of passing each other.
+// get an error instead of passing each other. A tested program can give
+// that up where it costs most, at Init: Init(Unchecked()) (or
+// GOGA_UNCHECKED=1) makes Brdcst, Gop and Sync, and their processor-group
+// forms, the bare MPI call, and then only a process's own mistakes are
+// errors (see Unchecked for what is lost).
 // What it costs: over shared memory the barrier of the call's implicit sync
 // does a few more atomic operations; elsewhere an MPI_Allreduce of a fixed
 // record (the maxima, and room for a small reduction) replaces the
@@ -550,6 +554,7 @@
 //	NGA_Sprs_array_destroy        s.Destroy
 //	NGA_Sprs_array_create_from_dense, NGA_Sprs_array_create_from_sparse, NGA_Sprs_array_duplicate, NGA_Sprs_array_get_block, NGA_Sprs_array_get_column, NGA_Sprs_array_get_diag, NGA_Sprs_array_col_block_list, NGA_Sprs_array_scale, NGA_Sprs_array_shift_diag, NGA_Sprs_array_diag_left_multiply, NGA_Sprs_array_diag_right_multiply, NGA_Sprs_array_matmat_multiply, NGA_Sprs_array_sprsdns_multiply, NGA_Sprs_array_dnssprs_multiply, NGA_Sprs_array_count_sketch, NGA_Sprs_array_export  (not provided: a Sparse is built from elements, split by rows and multiplies a vector; GA's conversions, copies, block, column and diagonal reads, scalings, matrix products and export are not there)
 //	(Go only)                     SetDebugOutput (where the trace goes: os.Stderr by default)
+//	(Go only)                     Unchecked (an Init option: Brdcst, Gop and Sync without their agreement)
 //	(Go only)                     a.BlockCyclic (whether the array is block-cyclic)
 //	(Go only)                     a.LocateBlock(sub) (the block that holds an element)
 //	(Go only)                     SetSolverBlockSize (the block size of the solvers' block-cyclic copies)

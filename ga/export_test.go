@@ -19,3 +19,6 @@ func StreamKernels() (undo func()) {
 	old := streamAbove.Swap(1)
 	return func() { streamAbove.Store(old) }
 }
+
+// IsUnchecked reports whether the running GA was started Unchecked.
+func IsUnchecked() bool { return unchecked.Load() }

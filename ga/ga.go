@@ -7,17 +7,18 @@ import (
 
 // Init starts GA on every process of MPI_COMM_WORLD (GA_Initialize). It
 // initializes MPI if nothing has, and then Terminate finalizes it; an MPI that
-// the program started stays its own.
-func Init() error { return InitLimited(-1) }
+// the program started stays its own. Options (Unchecked) apply until
+// Terminate.
+func Init(opts ...Option) error { return InitLimited(-1, opts...) }
 
 // InitLimited is Init with a per-process limit, in bytes, on global array data
 // (GA_Initialize_ltd); a negative limit means none.
-func InitLimited(limit int) error {
+func InitLimited(limit int, opts ...Option) error {
 	owns := !mpi.Initialized()
 	if _, err := mpi.Init(); err != nil {
 		return err
 	}
-	if err := initComm("Init", mpi.World(), limit); err != nil {
+	if err := initComm("Init", mpi.World(), limit, opts); err != nil {
 		return err
 	}
 	proc.mu.Lock()
@@ -29,14 +30,14 @@ func InitLimited(limit int) error {
 // InitComm starts GA on the processes of c only (as GA 5.9's
 // GA_Initialize_comm); MPI must be initialized. GA ranks are then ranks in c,
 // and the other processes are free to do other MPI work.
-func InitComm(c *mpi.Comm) error {
+func InitComm(c *mpi.Comm, opts ...Option) error {
 	if !mpi.Initialized() {
 		return stateErr("InitComm", "", ErrNotInitialized)
 	}
-	return initComm("InitComm", c, -1)
+	return initComm("InitComm", c, -1, opts)
 }
 
-func initComm(op string, c *mpi.Comm, limit int) error {
+func initComm(op string, c *mpi.Comm, limit int, opts []Option) error {
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
 	if proc.world != nil {
@@ -47,6 +48,11 @@ func initComm(op string, c *mpi.Comm, limit int) error {
 	}
 	rt, err := armci.Init(c)
 	if err != nil {
+		return err
+	}
+	check, err := agreeSettings(op, rt.Comm(), opts)
+	if err != nil {
+		rt.Finalize()
 		return err
 	}
 	cl, err := learnCluster(rt.Comm())
@@ -71,6 +77,7 @@ func initComm(op string, c *mpi.Comm, limit int) error {
 	}
 	proc.limit = limit
 	proc.used = 0
+	unchecked.Store(check.unchecked)
 	setStreamAbove(len(cl.procs[cl.node[cl.me]]))
 	return nil
 }

@@ -367,7 +367,7 @@ func (p *Pgroup) Sync() error {
 		return err
 	}
 	// Sync's arguments: a Sync on the default group meets this one.
-	return agree(g, true, "PgroupSync", "", nil, syncArgs)
+	return syncGroup(g, "PgroupSync")
 }
 
 // PgroupBrdcst is Brdcst on p's processes, root a rank in p

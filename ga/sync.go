@@ -89,10 +89,30 @@ func Sync() error {
 	if err != nil {
 		return err
 	}
+	return syncGroup(g, "Sync")
+}
+
+// syncGroup is Sync on g's processes; op is the call's name.
+func syncGroup(g *group, op string) error {
+	if unchecked.Load() {
+		if err := fenceOthers(g); err != nil {
+			return err
+		}
+		g.endFence()
+		return g.rt.Barrier()
+	}
 	// A Sync agrees like any collective call, so that processes that reach
 	// different collective calls (a Sync here, a Zero there) meet in the
 	// same reduction and all get an error, instead of passing each other.
-	return agree(g, true, "Sync", "", nil, syncArgs)
+	return agree(g, true, op, "", nil, syncArgs)
+}
+
+// endFence ends g's InitFence, as a Sync does.
+func (g *group) endFence() {
+	g.mu.Lock()
+	g.fence.depth.Store(0)
+	g.fence.targets = nil
+	g.mu.Unlock()
 }
 
 // syncArgs are Sync's arguments: none, but the name, which a process that

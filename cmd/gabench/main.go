@@ -9,7 +9,8 @@
 // does not print are limits measured in the same run (names with _limit_),
 // goga-only variants, and on one node armci's own small transfers and
 // fetch-and-add (armci_*, limits.go), for ga's cost per call. With the
-// argument -extra it times, alone, what gabench.c does not (extra.go).
+// argument -extra it times, alone, what gabench.c does not (extra.go); with
+// -collectives, what bench/ref/gacollbench.c does (collectives.go).
 package main
 
 import (
@@ -32,7 +33,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gabench:", err)
 		mpi.Abort(1)
 	}
-	if me == 0 && !extra() {
+	if me == 0 && !extra() && !collectives() {
 		if err := dgemmLimit(); err != nil {
 			fmt.Fprintln(os.Stderr, "gabench:", err)
 			os.Exit(1)
@@ -104,6 +105,9 @@ func run() error {
 	}
 	if extra() {
 		return extraBench()
+	}
+	if collectives() {
+		return collectivesBench()
 	}
 
 	var err error
