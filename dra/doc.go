@@ -38,37 +38,41 @@
 // rows [k·B/n, (k+1)·B/n) of the box (the whole array, or a section's
 // tiles) along its first dimension, with all of the others. It gets its
 // band from the global array by one-sided Get (from whichever processes
-// own it; nothing goes through one process) into a buffer in file order,
-// and writes it through a file view of the band (none where the band is
-// contiguous in the file, as a band of whole rows is, else an indexed type
-// of its rows): where every band is whole rows, each process writes its
-// own with MPI_File_write_at, since the collective form's two-phase
-// exchange only added copies there; otherwise one collective call
-// (MPI_File_write_at_all) merges the rows. A band of whole rows moves in
-// steps of 1 MiB: each step is fetched, summed, written, and its writeback
-// started (sync_file_range), so that the device writes while the
-// processor copies the next step and Close's fsync waits for less; a
-// read reads and sums step by step (reads of 1 MiB took the kernel's
-// readahead best here). A read is the reverse (MPI_File_read_at or
-// read_at_all, then Put), and the band reaches the global array, in Wait,
-// only when every checksum matches, so a failed read leaves the array
-// unchanged. This is DRA's own scheme (the GA paper's Fig. 16: the section
-// cut among I/O processes, the global array's data moved to their
+// own it; nothing goes through one process) into a buffer in file order.
+// Where every band is whole rows of the file, each band is one run of the
+// file, and each process moves its own with positioned reads and writes
+// of its own descriptor of the file, in steps of 1 MiB: a write fetches a
+// step, sums it, writes it and starts its writeback (sync_file_range), so
+// that the device writes while the processor copies the next step and
+// Close's fsync waits for less; a read reads and sums step by step (reads
+// of 1 MiB took the kernel's readahead best here). That I/O runs in the
+// background, in a goroutine of each process, from the transfer call to
+// Wait: the program computes meanwhile, Probe answers whether this
+// process's part is done, and Wait waits for it, agrees on every
+// process's outcome, and does the rest. Elsewhere (a section whose rows
+// are not whole) a band is a list of runs, moved through a file view of
+// them by one collective call (MPI_File_write_at_all or read_at_all, which
+// merges the rows) in the transfer call itself, as it is where MPI
+// provides less than MPI_THREAD_MULTIPLE (the background Gets from the
+// global array need it). A read is the reverse (then Put), and the band
+// reaches the global array, in Wait, only when every checksum matches, so
+// a failed read leaves the array unchanged. Until Wait, ga refuses to
+// destroy the global arrays a transfer reads or fills, and to end, on
+// every process. This is DRA's own scheme (the GA paper's Fig. 16: the
+// section cut among I/O processes, the global array's data moved to their
 // buffers). Each process writing the blocks it owns instead was measured
-// at 0.4 of dd's speed: a 2048 × 2048 float64 array on 2
-// processes is cut in column blocks, and Open MPI 4.1.4 wrote each
-// process's part as 2048 pwrites of 8 KiB.
+// at 0.4 of dd's speed: a 2048 × 2048 float64 array on 2 processes is cut
+// in column blocks, and Open MPI 4.1.4 wrote each process's part as 2048
+// pwrites of 8 KiB.
 //
-// The I/O is done when the transfer call returns; Wait does the rest (a
-// read's checks and copy, a section's copy), so the API keeps DRA's
-// requests while the data moves by the blocking collective calls, for
-// reasons measured with Open MPI 4.1.4 (OMPIO) here: on a full tmpfs
+// The background I/O does not go through MPI-IO, whose non-blocking calls
+// were measured unfit with Open MPI 4.1.4 (OMPIO) here: on a full tmpfs
 // MPI_File_write_at_all prints "No space left on device" and returns
 // MPI_SUCCESS, and MPI_File_iwrite_at_all crashes in MPI_Wait; and with
 // the machine loaded MPI_File_iread_at_all and Wait took 33 to 490 ms for
-// 32 MiB where MPI_File_read_at_all took 30 to 56 ms. So Create reserves
-// the file's whole size with fallocate (a full disk is an error there, on
-// every process), and writes check the count MPI reports. (package mpi
+// 32 MiB where MPI_File_read_at_all took 30 to 56 ms. Create reserves the
+// file's whole size with fallocate (a full disk is an error there, on
+// every process), and writes check the count they report. (package mpi
 // binds the non-blocking calls, IwriteAtAll and IreadAtAll, all the same.)
 //
 // Sections move in whole tiles (below). A section goes through a scratch

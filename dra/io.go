@@ -188,27 +188,31 @@ type disk struct {
 
 // move moves this process's band between g and the file through buf, and
 // gives sum (when not nil) each piece of the band, in file order, once it
-// is in buf. Every process makes the collective calls whatever failed
-// before them; the first failure is returned. A write's band that failed
-// to arrive from g is still written collectively: the failure discards the
-// file.
-func move[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum func([]run, []T)) error {
+// is in buf. Where every band is one run of the file (p.rows, alike on
+// every process), it only makes the transfer's collective calls (a write's
+// sync of g) and returns the band's I/O as bg, which makes none, for the
+// caller to run now or in the background. Otherwise it moves the band
+// itself, by one collective MPI-IO call, and bg is nil. Every process
+// makes the collective calls whatever failed before them; the first
+// failure is returned. A write's band that failed to arrive from g is
+// still written collectively: the failure discards the file.
+func move[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum func([]run, []T)) (bg func() error, err error) {
 	if sum == nil {
 		sum = func([]run, []T) {}
 	}
-	var err error
 	if write {
 		err = g.Pgroup().Sync() // the puts into g land before its band is read
+	}
+	if p.rows {
+		if err != nil {
+			return nil, err
+		}
+		return func() error { return pipe(dk, g, p, buf, write, sum) }, nil
 	}
 	if verr := view[T](p, dk.f, dk.data); err == nil {
 		err = verr
 	}
-	switch {
-	case err != nil && p.rows:
-		return err
-	case p.rows:
-		return pipe(dk, g, p, buf, write, sum)
-	case write:
+	if write {
 		if err == nil && p.lo != nil {
 			err = g.Get(p.lo, p.hi, buf, nil)
 		}
@@ -218,13 +222,22 @@ func move[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum 
 		if werr := moveBand(p, dk.f, buf, true); err == nil {
 			err = werr
 		}
-	default:
-		if rerr := moveBand(p, dk.f, buf, false); err == nil {
-			err = rerr
-		}
-		if err == nil {
-			sum(p.runs, buf)
-		}
+		return nil, err
+	}
+	if rerr := moveBand(p, dk.f, buf, false); err == nil {
+		err = rerr
+	}
+	if err == nil {
+		sum(p.runs, buf)
+	}
+	return nil, err
+}
+
+// moveNow is move with the band's I/O done before it returns.
+func moveNow[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum func([]run, []T)) error {
+	bg, err := move(dk, g, p, buf, write, sum)
+	if err == nil && bg != nil {
+		err = bg()
 	}
 	return err
 }
@@ -234,27 +247,33 @@ func move[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum 
 // that the device works while the processor copies the next step (the
 // fsync at Close then waits for less); a read reads and sums step by step,
 // reads of 1 MiB taking the kernel's readahead best here. Each process
-// moves its own band with MPI_File_write_at or read_at (the collective
-// forms' two-phase exchange only adds copies here), so pipe makes no
-// collective call.
+// moves its own band with positioned reads and writes of its own
+// descriptor of the file (the collective forms' two-phase exchange only
+// adds copies here, and MPI-IO's independent calls would tie a transfer in
+// the background to MPI's thread safety); the kernel's page cache makes
+// them one file with MPI's descriptor, and Close's fsync covers them. pipe
+// makes no collective call.
 func pipe[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum func([]run, []T)) error {
 	if p.lo == nil {
 		return nil
 	}
-	es := elemSize[T]()
-	var hint *os.File // for writeBehind: MPI keeps its descriptor to itself
+	flag := os.O_RDONLY
 	if write {
-		if f, err := os.Open(dk.name); err == nil {
-			hint = f
-			defer f.Close()
-		}
+		flag = os.O_WRONLY
 	}
+	f, err := os.OpenFile(dk.name, flag, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	es := elemSize[T]()
 	for _, s := range p.steps(es, stepBytes) {
 		b := buf[s.off : s.off+s.n]
+		at := int64(dk.data + (p.runs[0].file+s.off)*es)
+		raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)*es)
 		if !write {
-			n, err := mpi.ReadAt(dk.f, s.off, b)
-			if err := counted("read", n, len(b), err); err != nil {
-				return err
+			if _, err := f.ReadAt(raw, at); err != nil {
+				return fmt.Errorf("read %d bytes at %d: %w", len(raw), at, err)
 			}
 			sum(s.runs, b)
 			continue
@@ -263,13 +282,10 @@ func pipe[T ga.Elem](dk disk, g *ga.Array[T], p *plan, buf []T, write bool, sum 
 			return err
 		}
 		sum(s.runs, b)
-		n, err := mpi.WriteAt(dk.f, s.off, b)
-		if err := counted("wrote", n, len(b), err); err != nil {
-			return err
+		if _, err := f.WriteAt(raw, at); err != nil {
+			return fmt.Errorf("wrote %d bytes at %d: %w", len(raw), at, err)
 		}
-		if hint != nil {
-			writeBehind(hint, dk.data+(p.runs[0].file+s.off)*es, s.n*es)
-		}
+		writeBehind(f, int(at), len(raw))
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	herr := writeHead(op, c, f, file, head)
 	buf := getBuffer[T](p.total)
 	defer putBuffer(buf)
-	if err = move(disk{f, file + partial, len(head)}, g, p, buf, true, nil); err != nil {
+	if err = moveNow(disk{f, file + partial, len(head)}, g, p, buf, true, nil); err != nil {
 		err = errorf(op, file, err, "%v", err)
 	} else {
 		err = herr
@@ -262,7 +262,7 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 	if err == nil {
 		buf = getBuffer[T](p.total)
 		defer putBuffer(buf)
-		if err = move(disk{f, file, info.data}, g, p, buf, false, nil); err != nil {
+		if err = moveNow(disk{f, file, info.data}, g, p, buf, false, nil); err != nil {
 			err = errorf(op, file, err, "%v", err)
 		}
 	}

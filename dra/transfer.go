@@ -5,20 +5,26 @@ import (
 	"slices"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/internal/holds"
 	"github.com/goga-hpc/goga/mpi"
 )
 
 // Request is a transfer started (DRA's request id). Wait completes it;
 // the global array it reads must not change, and the one it fills must not
-// be read, until then. The I/O itself is done when the transfer returns
-// (see the package documentation for why); Wait does the rest: a read's
-// checksums and its copy into the global array, a section's copy out of
-// its scratch array.
+// be read, until then, and neither may be destroyed (ga refuses). Where
+// the band of every process is whole rows of the file, the band's I/O runs
+// in the background between the transfer call and Wait (see the package
+// documentation); Wait does the rest: the checksums, a read's copy into
+// the global array, a section's copy out of its scratch array, and the
+// agreement on every process's outcome.
 type Request[T ga.Elem] struct {
 	d      *Array[T]
 	write  bool
-	finish func() error // runs in Wait, on every process
-	done   bool
+	bg     chan struct{} // closed when the band's I/O is done
+	bgErr  error         // its error, set before bg closes
+	finish func() error  // runs in Wait, on every process
+	holds  []func()      // releases of the arrays held until Wait
+	waited bool
 	err    error
 }
 
@@ -29,13 +35,14 @@ func (r *Request[T]) Wait() error {
 	if r == nil {
 		return errorf("Wait", "", ErrClosed, "nil request")
 	}
-	if r.done {
+	if r.waited {
 		return r.err
 	}
-	r.done = true
+	r.waited = true
 	if r.d.pending == r {
 		r.d.pending = nil
 	}
+	<-r.bg
 	r.err = r.finish()
 	if r.err != nil && r.write && r.d.failed == nil {
 		r.d.failed = r.err
@@ -43,13 +50,57 @@ func (r *Request[T]) Wait() error {
 	return r.err
 }
 
-// Probe reports whether the transfer's I/O has completed (DRA_Probe): it
-// always has; Wait must still be called.
+// Probe reports whether the transfer's I/O on this process has completed
+// (DRA_Probe); it does not wait, and is not collective. Wait must still be
+// called.
 func (r *Request[T]) Probe() (bool, error) {
 	if r == nil {
 		return false, errorf("Probe", "", ErrClosed, "nil request")
 	}
-	return true, nil
+	select {
+	case <-r.bg:
+		return true, nil
+	default:
+		return false, nil
+	}
+}
+
+// inBackground reports whether a band's I/O may run beside the caller: it
+// gets from or puts into a global array from another goroutine, which
+// needs MPI_THREAD_MULTIPLE.
+func inBackground() bool { return mpi.Provided() == mpi.ThreadMultiple }
+
+// run runs io, the band's I/O, in the background where it may, else now;
+// r.bg closes when io is done. It holds arrays (ga refuses to destroy
+// them) until Wait lets them go (unhold).
+func (r *Request[T]) run(io func() error, why string, arrays []any) {
+	for _, a := range arrays {
+		r.holds = append(r.holds, holds.Hold(a, why))
+	}
+	r.bg = make(chan struct{})
+	if io == nil || !inBackground() {
+		if io != nil {
+			r.bgErr = bandIO(io)
+		}
+		close(r.bg)
+		return
+	}
+	go func() {
+		r.bgErr = bandIO(io)
+		close(r.bg)
+	}()
+}
+
+// bandIO runs a band's I/O (a variable: tests hold it back or make it
+// fail).
+var bandIO = func(io func() error) error { return io() }
+
+// unhold lets go of the arrays run held.
+func (r *Request[T]) unhold() {
+	for _, release := range r.holds {
+		release()
+	}
+	r.holds = nil
 }
 
 // ready checks d before a transfer and completes the one in flight, so
@@ -81,8 +132,9 @@ func (d *Array[T]) sameGroup(op string, g *ga.Array[T]) error {
 // start begins moving g, which lies at corner of the file's array, to or
 // from the file, unless check (this process's verdict on the arguments) or
 // another process refuses; after runs in Wait with the outcome (on every
-// process). Tiles is the list of tiles the box covers whole.
-func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, write bool, check error, after func(error) error) (*Request[T], error) {
+// process). Tiles is the list of tiles the box covers whole. held are the
+// global arrays besides g that Wait uses (a section read's destination).
+func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, write bool, check error, after func(error) error, held ...any) (*Request[T], error) {
 	c := d.comm
 	var p *plan
 	err := check
@@ -99,41 +151,67 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	part := make([]uint64, len(d.h.sums)) // this process's share of the tiles' sums
 	dk := disk{d.f, d.path(), d.h.size}
 	sum := func(runs []run, b []T) { sums(runs, d.h, b, part) }
-	if err = move(dk, g, p, buf, write, sum); err != nil {
-		err = errorf(op, d.file, err, "%v", err)
+	io, err := move(dk, g, p, buf, write, sum)
+	if err = agree(c, op, d.file, d.failure(op, err)); err != nil {
+		putBuffer(buf)
+		if write && d.failed == nil {
+			d.failed = err
+		}
+		return nil, after(err)
 	}
 	r := &Request[T]{d: d, write: write}
+	// Wait agrees on the band's I/O first, so that every process makes the
+	// collective calls after it or none.
+	background := func() error { return agree(c, op, d.file, d.failure(op, r.bgErr)) }
 	if write {
-		putBuffer(buf)
-		total, serr := d.tileSums(part, tiles)
-		if err == nil && serr != nil {
-			err = errorf(op, d.file, serr, "%v", serr)
+		r.finish = func() error {
+			putBuffer(buf)
+			err := background()
+			if err == nil {
+				err = d.writeSums(op, part, tiles)
+			}
+			r.unhold()
+			return after(err)
 		}
-		for i, k := range tiles {
-			d.h.sums[k] = total[i]
-		}
-		r.finish = func() error { return after(nil) }
 	} else {
 		r.finish = func() error {
-			err := d.verify(op, part, tiles)
+			err := background()
+			if err == nil {
+				err = d.verify(op, part, tiles)
+			}
 			if err == nil {
 				err = d.fill(op, g, p, buf)
 			}
 			putBuffer(buf)
+			r.unhold()
 			return after(err)
 		}
 	}
-	if err = agree(c, op, d.file, err); err != nil {
-		if write && d.failed == nil {
-			d.failed = err
-		}
-		if !write {
-			putBuffer(buf)
-		}
-		return nil, after(err)
-	}
+	r.run(io, fmt.Sprintf("dra %s of %s", op, d.file), append(held, g))
 	d.pending = r
 	return r, nil
+}
+
+// failure is err as op's error on d, or nil.
+func (d *Array[T]) failure(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return errorf(op, d.file, err, "%v", err)
+}
+
+// writeSums enters the written tiles' checksums, part being this
+// process's share of them, in the table that Close writes; every process
+// gets any process's error.
+func (d *Array[T]) writeSums(op string, part []uint64, tiles []int) error {
+	total, err := d.tileSums(part, tiles)
+	if err = agree(d.comm, op, d.file, d.failure(op, err)); err != nil {
+		return err
+	}
+	for i, k := range tiles {
+		d.h.sums[k] = total[i]
+	}
+	return nil
 }
 
 // tileSums returns the checksums of the box's tiles (tiles[i]'s at i),
@@ -211,10 +289,10 @@ func (d *Array[T]) whole(op string, g *ga.Array[T]) error {
 // has d's dims. Each process writes its band of the file, a range of rows
 // along the first dimension, whoever holds them in g: it fetches the band
 // by one-sided Get in steps of about 1 MiB, adds each step to the tiles'
-// checksums and writes it at its offset (MPI_File_write_at), starting its
-// writeback as it goes. The I/O is done when Write returns; the file
-// appears under its name, complete, at Close. It is collective; Wait
-// completes it.
+// checksums and writes it at its offset, starting its writeback as it
+// goes, in the background until Wait (the package documentation says
+// where and why). The file appears under its name, complete, at Close. It
+// is collective; Wait completes it, and g must not change until then.
 func Write[T ga.Elem](g *ga.Array[T], d *Array[T]) (*Request[T], error) {
 	const op = "Write"
 	if err := d.ready(op, true); err != nil {
@@ -373,5 +451,5 @@ func ReadSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, d *Array
 			}
 		}
 		return b.done(op, d.file, err)
-	})
+	}, g)
 }

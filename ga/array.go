@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/holds"
 	"github.com/goga-hpc/goga/internal/layout"
 )
 
@@ -309,13 +310,18 @@ func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
 }
 
 // Destroy frees the array (GA_Destroy). It is collective; pending operations
-// on it must be complete.
+// on it must be complete. While work in the background uses the array (a
+// dra transfer, until its Wait), it is refused on every process.
 func (a *Array[T]) Destroy() error {
 	g, err := groupOf("Destroy", a)
 	if err != nil {
 		return err
 	}
-	if err := agree(g, false, "Destroy", a.Name(), a.handle("Destroy"), array(newArgs("Destroy"), "a", a)); err != nil {
+	check := a.handle("Destroy")
+	if why := holds.Why(a); check == nil && why != "" {
+		check = errorf("Destroy", a.Name(), "in use by %s until its Wait", why)
+	}
+	if err := agree(g, false, "Destroy", a.Name(), check, array(newArgs("Destroy"), "a", a)); err != nil {
 		return err
 	}
 	if a.parent == nil && !a.freed {

@@ -2,6 +2,7 @@ package ga
 
 import (
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/internal/holds"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -84,13 +85,20 @@ func initComm(op string, c *mpi.Comm, limit int, opts []Option) error {
 
 // Terminate destroys every array still allocated and every processor group,
 // ends GA, and finalizes MPI if Init started it (GA_Terminate). It is
-// collective over the world group, whatever the default group is.
+// collective over the world group, whatever the default group is. While work
+// in the background uses an array (a dra transfer, until its Wait), it is
+// refused.
 func Terminate() error {
 	proc.mu.Lock()
 	g, groups := proc.world, proc.groups
 	proc.mu.Unlock()
 	if g == nil {
 		return stateErr("Terminate", "", ErrNotInitialized)
+	}
+	// Work in the background on an array (a dra transfer) is collective,
+	// so every process has it and refuses alike.
+	if why := holds.Any(); why != "" {
+		return errorf("Terminate", "", "an array is in use by %s until its Wait", why)
 	}
 	// The newest group first: every process ends the groups it is in in one
 	// order, and a group made inside another ends before it.
