@@ -151,7 +151,7 @@
 //	DRA_Init                       Init(Limits{MaxArrays, MaxArraySize, TotalDiskSpace, MaxMemory})
 //	DRA_Terminate                  Terminate (closes what is still open)
 //	NDRA_Create, DRA_Create        Create[T](dims, name, file, mode, reqdims)
-//	NDRA_Create_config             not provided: one file, every process does I/O
+//	NDRA_Create_config             CreateConfig[T](dims, name, file, mode, reqdims, Config{Files, IOProcs}) (Files 1: one file per array)
 //	DRA_Open                       Open[T](file, mode)
 //	DRA_Close                      d.Close
 //	DRA_Delete                     d.Delete
@@ -163,9 +163,10 @@
 //	DRA_Wait                       r.Wait
 //	DRA_Probe                      r.Probe
 //	DRA_R, DRA_W, DRA_RW           ModeRead, ModeWrite, ModeReadWrite
-//	DRA_Set_default_config         not provided: files and I/O processes are MPI-IO's
-//	                               business (its hints, e.g. cb_nodes)
-//	DRA_Set_debug, DRA_Print_internals, DRA_Flick  not provided
+//	DRA_Set_default_config         SetDefaultConfig(Config{Files, IOProcs})
+//	DRA_Set_debug                  SetDebug (and SetDebugOutput: where the trace goes)
+//	DRA_Print_internals            d.PrintInternals (d.FprintInternals to a writer)
+//	DRA_Flick                      Flick (yields to the transfers' goroutines)
 //	(none)                         SaveNpy, LoadNpy
 //
 // # Performance

@@ -147,6 +147,7 @@ type Array[T ga.Elem] struct {
 	tmp     string // the name written under, "" when read in place
 	mode    Mode
 	h       *header
+	cfg     *Config     // how its transfers share the I/O; nil: every process
 	pending *Request[T] // the last transfer started, until it is waited on
 	failed  error       // the first transfer that failed: Close discards the file
 	closed  bool
@@ -177,9 +178,19 @@ func group(op, file string) (*ga.Pgroup, *mpi.Comm, error) {
 // typical section that will be read or written (or nil), becomes the tile
 // shape: sections made of whole tiles move without reading anything
 // first. The file appears under its name at Close; until then it is file +
-// ".partial". It is collective over GA's default group.
+// ".partial". It is collective over GA's default group. Its transfers
+// share the I/O as SetDefaultConfig said, by default every process.
 func Create[T ga.Elem](dims []int, name, file string, mode Mode, reqdims []int) (*Array[T], error) {
-	const op = "Create"
+	return create[T]("Create", dims, name, file, mode, reqdims, defaultConfig.Load())
+}
+
+// CreateConfig is Create with the Config of the array's transfers
+// (NDRA_Create_config).
+func CreateConfig[T ga.Elem](dims []int, name, file string, mode Mode, reqdims []int, cfg Config) (*Array[T], error) {
+	return create[T]("CreateConfig", dims, name, file, mode, reqdims, &cfg)
+}
+
+func create[T ga.Elem](op string, dims []int, name, file string, mode Mode, reqdims []int, cfg *Config) (*Array[T], error) {
 	pg, c, err := group(op, file)
 	if err != nil {
 		return nil, err
@@ -196,12 +207,15 @@ func Create[T ga.Elem](dims []int, name, file string, mode Mode, reqdims []int) 
 	case reqdims != nil && len(reqdims) != len(dims):
 		check = errorf(op, file, nil, "reqdims %v for dims %v", reqdims, dims)
 	}
+	if cfg != nil && check == nil {
+		_, check = cfg.resolve(op, file, 1)
+	}
 	for d := range dims {
 		if check == nil && dims[d] < 1 {
 			check = errorf(op, file, nil, "dims %v: extent %d in dimension %d", dims, dims[d], d)
 		}
 	}
-	d := &Array[T]{pg: pg, comm: c, file: file, tmp: file + partial, mode: mode}
+	d := &Array[T]{pg: pg, comm: c, file: file, tmp: file + partial, mode: mode, cfg: cfg}
 	if check == nil {
 		es := elemSize[T]()
 		tile := chooseTile(dims, reqdims, es)
@@ -245,7 +259,7 @@ func Open[T ga.Elem](file string, mode Mode) (*Array[T], error) {
 	if err := agree(c, op, file, check); err != nil {
 		return nil, err
 	}
-	d := &Array[T]{pg: pg, comm: c, file: file, mode: mode}
+	d := &Array[T]{pg: pg, comm: c, file: file, mode: mode, cfg: defaultConfig.Load()}
 	name, fmode := file, mpi.ModeRdonly
 	if mode != ModeRead {
 		d.tmp, name, fmode = file+partial, file+partial, mpi.ModeRdwr

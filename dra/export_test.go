@@ -7,3 +7,6 @@ func WrapBandIO(wrap func(io func() error) error) (undo func()) {
 	bandIO = wrap
 	return func() { bandIO = old }
 }
+
+// ResetDefaultConfig forgets SetDefaultConfig: every process does I/O.
+func ResetDefaultConfig() { defaultConfig.Store(nil) }

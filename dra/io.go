@@ -79,14 +79,19 @@ func bandPlan(dims, corner, fdims []int, me, np int) *plan {
 	}
 }
 
-// planOf is bandPlan for this process of g's group, after refusing what
-// cannot move.
-func planOf[T ga.Elem](op, file string, g *ga.Array[T], corner, fdims []int) (*plan, error) {
+// planOf is bandPlan for this process of g's group, of which k do I/O
+// (ioIndex), after refusing what cannot move.
+func planOf[T ga.Elem](op, file string, g *ga.Array[T], corner, fdims []int, k int) (*plan, error) {
 	if g.IsMirrored() {
 		return nil, errorf(op, file, nil, "array %q is mirrored: copy it into a distributed array first", g.Name())
 	}
 	pg := g.Pgroup()
-	return bandPlan(g.Dims(), corner, fdims, pg.Nodeid(), pg.Nnodes()), nil
+	dims := g.Dims()
+	i := ioIndex(pg.Nodeid(), pg.Nnodes(), min(k, pg.Nnodes()))
+	if i < 0 {
+		return &plan{rows: slices.Equal(dims[1:], fdims[1:])}, nil
+	}
+	return bandPlan(dims, corner, fdims, i, min(k, pg.Nnodes())), nil
 }
 
 // view sets f's view to the runs, the data starting at byte data.

@@ -70,7 +70,7 @@ func SaveNpy[T ga.Elem](g *ga.Array[T], file string) error {
 	}
 	c := g.Pgroup().Comm()
 	dims := g.Dims()
-	p, err := planOf(op, file, g, make([]int, len(dims)), dims)
+	p, err := planOf(op, file, g, make([]int, len(dims)), dims, g.Pgroup().Nnodes())
 	head := npyHeader[T](dims)
 	f, err := createPartial(op, c, file, len(head)+product(dims)*elemSize[T](), err)
 	if err != nil {
@@ -257,7 +257,7 @@ func LoadNpy[T ga.Elem](name, file string) (*ga.Array[T], error) {
 	if err != nil {
 		return nil, errorf(op, file, err, "%v", err)
 	}
-	p, err := planOf(op, file, g, make([]int, len(info.dims)), info.dims)
+	p, err := planOf(op, file, g, make([]int, len(info.dims)), info.dims, g.Pgroup().Nnodes())
 	var buf []T
 	if err == nil {
 		buf = getBuffer[T](p.total)

@@ -2,6 +2,7 @@ package dra
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/goga-hpc/goga/ga"
@@ -64,6 +65,11 @@ func (r *Request[T]) Probe() (bool, error) {
 		return false, nil
 	}
 }
+
+// Flick gives the processor to the transfers running in the background
+// for a moment (DRA_Flick): a program that computes in a tight loop on
+// every core can call it now and then. It is not collective.
+func Flick() { runtime.Gosched() }
 
 // inBackground reports whether a band's I/O may run beside the caller: it
 // gets from or puts into a global array from another goroutine, which
@@ -139,7 +145,7 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 	var p *plan
 	err := check
 	if err == nil {
-		p, err = planOf(op, d.file, g, corner, d.h.dims)
+		p, err = planOf(op, d.file, g, corner, d.h.dims, ioProcsOf(d.cfg, d.comm.Size()))
 	}
 	if err == nil {
 		err = memoryLimit(op, d.file, p.total*d.h.esize)
@@ -188,6 +194,11 @@ func (d *Array[T]) start(op string, g *ga.Array[T], corner []int, tiles []int, w
 		}
 	}
 	r.run(io, fmt.Sprintf("dra %s of %s", op, d.file), append(held, g))
+	if p.lo != nil {
+		tracef("%s %s: rows %d to %d of %v at %v, %d bytes, in the background %v", op, d.file, p.lo[0], p.hi[0], g.Dims(), corner, p.total*d.h.esize, io != nil && inBackground())
+	} else {
+		tracef("%s %s: no band", op, d.file)
+	}
 	d.pending = r
 	return r, nil
 }
