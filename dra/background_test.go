@@ -118,7 +118,8 @@ func held(t *testing.T, r *dra.Request[float64], a *ga.Array[float64], why strin
 // finished waits, without Wait, flicking, until Probe says r's I/O is done.
 func finished(t *testing.T, r *dra.Request[float64]) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; dra.Flick() {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Millisecond) {
+		dra.Flick()
 		done, err := r.Probe()
 		must(t, err)
 		if done {
