@@ -286,6 +286,7 @@ func (a *Array[T]) malloc(op string) error {
 	}
 	proc.mu.Lock()
 	proc.used += a.bytes
+	proc.maxUsed = max(proc.maxUsed, proc.used)
 	proc.mu.Unlock()
 	return nil
 }

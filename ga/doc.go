@@ -462,7 +462,7 @@
 //	GA_Print                      a.Print (a.Fprint)
 //	GA_Print_file                 a.Fprint (to any io.Writer)
 //	GA_Print_distribution         a.PrintDistribution (a.FprintDistribution to any io.Writer)
-//	GA_Print_stats                PrintStats (ReadStats)
+//	GA_Print_stats                PrintStats (ReadStats; Stats.MaxMemory is GA's max memory consumed)
 //	GA_Transpose                  Transpose(a, b)
 //	GA_Symmetrize                 a.Symmetrize (float and complex, not only double)
 //	GA_Randomize                  a.Randomize(val, seed) (SplitMix64 by C-order position, not rand())
@@ -498,7 +498,7 @@
 //	GA_Pgroup_get_mirror          PgroupGetMirror (arrays made with it are mirrored: one copy per node)
 //	GA_Merge_mirrored             a.MergeMirrored (collective over every process)
 //	NGA_Merge_distr_patch         MergeDistrPatch(a, alo, ahi, b, blo, bhi) (one shape, as GA requires)
-//	GA_Is_mirrored                a.IsMirrored
+//	GA_Is_mirrored                a.IsMirrored (true on one node too, where GA C answers 0: see IsMirrored)
 //	NGA_Create_ghosts             CreateGhosts[T](name, dims, width, chunk)
 //	NGA_Create_ghosts_irreg       CreateGhostsIrreg[T](name, dims, width, starts)
 //	GA_Set_ghosts                 (*Builder).Ghosts(width...) (not with BlockCyclic: an error)

@@ -77,7 +77,7 @@ func initComm(op string, c *mpi.Comm, limit int, opts []Option) error {
 		proc.groups = append(proc.groups, mirror.node)
 	}
 	proc.limit = limit
-	proc.used = 0
+	proc.used, proc.maxUsed = 0, 0
 	unchecked.Store(check.unchecked)
 	setStreamAbove(len(cl.procs[cl.node[cl.me]]))
 	return nil

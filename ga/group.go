@@ -94,6 +94,7 @@ var proc struct {
 	ownsMPI bool
 	limit   int // bytes of array data allowed per process; < 0: no limit
 	used    int // bytes of array data allocated on this process
+	maxUsed int // the most used has been since Init
 	cluster cluster
 }
 

@@ -64,7 +64,13 @@ func PgroupGetMirror() *Pgroup {
 	return proc.mirror
 }
 
-// IsMirrored reports whether a is mirrored (GA_Is_mirrored).
+// IsMirrored reports whether a is mirrored (GA_Is_mirrored): made on the
+// mirror handle, on any number of nodes. GA C answers false on one node,
+// where it makes an ordinary distributed array instead; here the array is
+// mirrored there too, with one copy, and every mirrored call (MergeMirrored,
+// MergeDistrPatch, ...) works on it as on many nodes, so code need not ask
+// how many nodes it runs on. A port that branches on GA_Is_mirrored to
+// merge takes the same branch on every node count.
 func (a *Array[T]) IsMirrored() bool { return a != nil && a.mirrored }
 
 // spansNodes reports whether a is a node's copy of a mirrored array on

@@ -834,6 +834,10 @@ func testStats(t *testing.T) {
 	if s := ga.ReadStats(); s.Created != s0.Created+2 {
 		t.Errorf("Created %d after two creations from %d", s.Created, s0.Created)
 	}
+	peak := max(s0.MaxMemory, ga.InquireMemory())
+	if s := ga.ReadStats(); s.MaxMemory != peak {
+		t.Errorf("MaxMemory %d with %d bytes in use, %d at most before", s.MaxMemory, ga.InquireMemory(), s0.MaxMemory)
+	}
 	lo, hi := fullPatch(a.Dims())
 	buf := make([]float64, 30)
 	local := 0
@@ -871,8 +875,8 @@ func testStats(t *testing.T) {
 	}
 	must(t, a.Destroy())
 	must(t, c.Destroy())
-	if s := ga.ReadStats(); s.Destroyed != s0.Destroyed+2 {
-		t.Errorf("Destroyed %d after two destructions from %d", s.Destroyed, s0.Destroyed)
+	if s := ga.ReadStats(); s.Destroyed != s0.Destroyed+2 || s.MaxMemory != peak {
+		t.Errorf("Destroyed %d after two destructions from %d; MaxMemory %d, want %d still", s.Destroyed, s0.Destroyed, s.MaxMemory, peak)
 	}
 }
 

@@ -19,6 +19,9 @@ type OpStats struct {
 type Stats struct {
 	Created, Destroyed                            int
 	Put, Get, Acc, ReadInc, Scatter, Gather, Sacc OpStats
+	// MaxMemory is the most bytes of global array data this process has
+	// held at once since Init (GA's "max memory consumed").
+	MaxMemory int
 }
 
 // counters are a group's Stats as they are kept: the operation counts are
@@ -70,6 +73,9 @@ func ReadStats() Stats {
 	g.mu.Lock()
 	s := Stats{Created: c.created, Destroyed: c.destroyed}
 	g.mu.Unlock()
+	proc.mu.Lock()
+	s.MaxMemory = proc.maxUsed
+	proc.mu.Unlock()
 	s.Put, s.Get, s.Acc, s.ReadInc = c.read(statPut), c.read(statGet), c.read(statAcc), c.read(statReadInc)
 	s.Scatter, s.Gather, s.Sacc = c.read(statScatter), c.read(statGather), c.read(statSacc)
 	return s
@@ -81,7 +87,7 @@ func PrintStats() { fprintStats(os.Stdout, ReadStats()) }
 
 func fprintStats(w io.Writer, s Stats) {
 	fmt.Fprintf(w, "GA statistics for process %d\n", Nodeid())
-	fmt.Fprintf(w, "  arrays created %d, destroyed %d; memory in use %d bytes\n", s.Created, s.Destroyed, InquireMemory())
+	fmt.Fprintf(w, "  arrays created %d, destroyed %d; memory in use %d bytes, at most %d since Init\n", s.Created, s.Destroyed, InquireMemory(), s.MaxMemory)
 	fmt.Fprintf(w, "  %-8s %10s %16s %16s\n", "op", "calls", "local bytes", "remote bytes")
 	for _, r := range []struct {
 		name string
