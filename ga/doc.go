@@ -521,7 +521,7 @@
 //	GA_Check_handle               a.CheckHandle(msg) (an error wrapping ErrNil or ErrDestroyed, not an abort)
 //	GA_Valid_handle, GA_Verify_handle  a.Valid
 //	GA_Uses_proc_grid             a.UsesProcGrid (BlockCyclicGrid and SetTiledProcGrid arrays)
-//	GA_Set_memory_dev             (*Builder).SetMemoryDev(device) ("host" only: another device is an error at Allocate)
+//	GA_Set_memory_dev             (*Builder).SetMemoryDev(device) ("host" only: another device is an error at Allocate; SetMemoryDev says what a device backend needs)
 //	GA_Uses_ma                    UsesMA (false: no MA)
 //	GA_Uses_fapi                  UsesFAPI (false: no Fortran interface)
 //	GA_Register_stack_memory      RegisterStackMemory (accepted and ignored: there is no MA stack to replace)

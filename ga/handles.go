@@ -54,6 +54,17 @@ func RegisterStackMemory(alloc func(bytes int) []byte, free func([]byte)) {}
 // SetMemoryDev chooses the device the array's memory lives on
 // (GA_Set_memory_dev). There is only the host here: "host" (or "") is
 // accepted, anything else makes Allocate fail on every process, naming it.
+//
+// A device backend would be a transport of armci's (its seam: Segment.to,
+// one transport per rank): a segment whose parts are device memory,
+// allocated through the device's runtime and registered with MPI where it
+// is device-aware (else staged through pinned host buffers), serving Put,
+// Get, Acc and the strided and vector forms by device copies between
+// peers on a node (IPC handles in place of shared memory) and by MPI RMA
+// on device buffers between nodes. Every call that moves a patch reaches
+// memory through that seam; what reads or writes the local block directly
+// (Access and AccessLocal, the element-wise and matrix math, the ghost
+// updates, dra's bands) would need device kernels or staging as well.
 func (b *Builder[T]) SetMemoryDev(device string) *Builder[T] {
 	b.device = device
 	return b
