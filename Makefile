@@ -142,7 +142,7 @@ bench-2node: build
 # scripts/bench-apps.sh. BENCH_APPS_SIZE=small is a smoke run; a run that
 # outlives BENCH_APPS_LIMIT seconds is reported, not waited for again. The
 # markdown table for BENCHMARKS.md goes to bin/bench-apps.md.
-BENCH_APPS ?= scf cg lennardjones boltzmann
+BENCH_APPS ?= scf cg lennardjones boltzmann md_cluster
 BENCH_APPS_RUNS ?= 5
 BENCH_APPS_SIZE ?= full
 BENCH_APPS_LIMIT ?= 300
