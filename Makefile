@@ -142,7 +142,7 @@ bench-2node: build
 # scripts/bench-apps.sh. BENCH_APPS_SIZE=small is a smoke run; a run that
 # outlives BENCH_APPS_LIMIT seconds is reported, not waited for again. The
 # markdown table for BENCHMARKS.md goes to bin/bench-apps.md, its plot to
-# docs/bench-apps.png (cmd/appsplot), which BENCHMARKS.md and
+# docs/bench-apps.png (examples/internal/appsplot), which BENCHMARKS.md and
 # examples/README.md show.
 BENCH_APPS ?= scf cg lennardjones boltzmann md_cluster
 BENCH_APPS_RUNS ?= 5
@@ -155,7 +155,7 @@ bench-apps:
 	APPS='$(BENCH_APPS)' BENCH_RUNS=$(BENCH_APPS_RUNS) SIZE=$(BENCH_APPS_SIZE) LIMIT=$(BENCH_APPS_LIMIT) \
 		scripts/bench-apps.sh '$(GA_SRC)'
 	awk -f scripts/bench-apps-md.awk bin/bench-apps.tsv | tee bin/bench-apps.md
-	$(GO) run ./cmd/appsplot -o docs/bench-apps.png bin/bench-apps.tsv
+	$(GO) run ./examples/internal/appsplot -plot docs/bench-apps.png bin/bench-apps.tsv
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
 check-mpich:

@@ -5,7 +5,7 @@
 // of the original's total time to goga's, on a log scale, above 1 where goga
 // is faster.
 //
-//	go run ./cmd/appsplot -o docs/bench-apps.png bin/bench-apps.tsv
+//	go run ./examples/internal/appsplot -plot docs/bench-apps.png bin/bench-apps.tsv
 //
 // make bench-apps runs it after the table.
 package main
@@ -18,22 +18,20 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/goga-hpc/goga/examples/internal/explot"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 func main() {
-	out := flag.String("o", "docs/bench-apps.png", "the picture to write (.png or .svg)")
+	out := flag.String("plot", "docs/bench-apps.png", "the picture to write (.png or .svg)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: appsplot [-o FILE] bin/bench-apps.tsv")
+		fmt.Fprintln(os.Stderr, "usage: appsplot [-plot FILE] bin/bench-apps.tsv")
 		os.Exit(2)
 	}
 	if err := run(flag.Arg(0), *out); err != nil {
@@ -151,29 +149,7 @@ func drawRatios(t *table, file string) error {
 	}
 	p.Legend.Top = true // top right: the two-node bars of the first applications rise highest, on the left
 
-	const w, h = 24 * vg.Centimeter, 12 * vg.Centimeter
-	var c interface {
-		vg.CanvasSizer
-		WriteTo(io.Writer) (int64, error)
-	}
-	switch filepath.Ext(file) {
-	case ".png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))}
-	case ".svg":
-		c = vgsvg.New(w, h)
-	default:
-		return fmt.Errorf("-o %s: want a .png or .svg file", file)
-	}
-	p.Draw(draw.New(c))
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return explot.Save(file, 24*vg.Centimeter, 12*vg.Centimeter, 110, p.Draw)
 }
 
 // ratioTicks marks powers of 2 and the halves between them.
