@@ -151,8 +151,10 @@ bench-collectives: build
 # simulated nodes, medians of $(BENCH_APPS_RUNS) alternating runs:
 # scripts/bench-apps.sh. BENCH_APPS_SIZE=small is a smoke run; a run that
 # outlives BENCH_APPS_LIMIT seconds is reported, not waited for again. The
-# markdown table for BENCHMARKS.md goes to bin/bench-apps.md.
-BENCH_APPS ?= scf cg lennardjones boltzmann
+# markdown table for BENCHMARKS.md goes to bin/bench-apps.md, its plot to
+# docs/bench-apps.png (examples/internal/appsplot), which BENCHMARKS.md and
+# examples/README.md show.
+BENCH_APPS ?= scf cg lennardjones boltzmann md_cluster
 BENCH_APPS_RUNS ?= 5
 BENCH_APPS_SIZE ?= full
 BENCH_APPS_LIMIT ?= 300
@@ -163,6 +165,7 @@ bench-apps:
 	APPS='$(BENCH_APPS)' BENCH_RUNS=$(BENCH_APPS_RUNS) SIZE=$(BENCH_APPS_SIZE) LIMIT=$(BENCH_APPS_LIMIT) \
 		scripts/bench-apps.sh '$(GA_SRC)'
 	awk -f scripts/bench-apps-md.awk bin/bench-apps.tsv | tee bin/bench-apps.md
+	$(GO) run ./examples/internal/appsplot -plot docs/bench-apps.png bin/bench-apps.tsv
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
 check-mpich:

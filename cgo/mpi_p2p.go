@@ -67,13 +67,11 @@ func Probe(src, tag int, c Comm, st *Status) int {
 
 // Iprobe is MPI_Iprobe.
 func Iprobe(src, tag int, c Comm, st *Status) (bool, int) {
-	var cs C.goga_status
-	var f C.int
-	rc := int(C.goga_iprobe(ci(src), ci(tag), h(uintptr(c)), &f, &cs))
-	if f != 0 {
-		st.set(&cs)
+	p := C.goga_iprobe(ci(src), ci(tag), h(uintptr(c)))
+	if p.flag != 0 {
+		st.set(&p.st)
 	}
-	return f != 0, rc
+	return p.flag != 0, int(p.rc)
 }
 
 // Wait is MPI_Wait; it updates the request handle.
@@ -91,15 +89,12 @@ func Cancel(r Request) int { return int(C.goga_cancel(C.goga_h(r))) }
 
 // Test is MPI_Test; it updates the request handle.
 func Test(r *Request, st *Status) (bool, int) {
-	var cs C.goga_status
-	var f C.int
-	ch := C.goga_h(*r)
-	rc := int(C.goga_test(&ch, &f, &cs))
-	*r = Request(ch)
-	if f != 0 {
-		st.set(&cs)
+	p := C.goga_test(C.goga_h(*r))
+	*r = Request(p.req)
+	if p.flag != 0 {
+		st.set(&p.st)
 	}
-	return f != 0, rc
+	return p.flag != 0, int(p.rc)
 }
 
 // Exchange posts a receive of up to len(recv) bytes from peer (none if recv

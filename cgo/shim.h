@@ -248,11 +248,20 @@ static inline int goga_probe(int src, int tag, goga_h c, goga_status *st) {
 	if (rc == MPI_SUCCESS) goga_fill_status(&s, st);
 	return rc;
 }
-static inline int goga_iprobe(int src, int tag, goga_h c, int *flag, goga_status *st) {
+// goga_polled is what a poll (MPI_Iprobe, MPI_Test) found, returned by value:
+// out parameters in Go memory would each cost the caller an allocation, and
+// the active-message server polls thousands of times a second.
+typedef struct {
+	int rc, flag;
+	goga_h req;
+	goga_status st;
+} goga_polled;
+static inline goga_polled goga_iprobe(int src, int tag, goga_h c) {
 	MPI_Status s;
-	int rc = MPI_Iprobe(src, tag, G_COMM(c), flag, &s);
-	if (rc == MPI_SUCCESS && *flag) goga_fill_status(&s, st);
-	return rc;
+	goga_polled p = {0};
+	p.rc = MPI_Iprobe(src, tag, G_COMM(c), &p.flag, &s);
+	if (p.rc == MPI_SUCCESS && p.flag) goga_fill_status(&s, &p.st);
+	return p;
 }
 static inline int goga_wait(goga_h *req, goga_status *st) {
 	MPI_Request r = G_REQ(*req);
@@ -262,13 +271,14 @@ static inline int goga_wait(goga_h *req, goga_status *st) {
 	if (rc == MPI_SUCCESS) goga_fill_done(&s, st);
 	return rc;
 }
-static inline int goga_test(goga_h *req, int *flag, goga_status *st) {
-	MPI_Request r = G_REQ(*req);
+static inline goga_polled goga_test(goga_h req) {
+	MPI_Request r = G_REQ(req);
 	MPI_Status s;
-	int rc = MPI_Test(&r, flag, &s);
-	*req = (goga_h)r;
-	if (rc == MPI_SUCCESS && *flag) goga_fill_done(&s, st);
-	return rc;
+	goga_polled p = {0};
+	p.rc = MPI_Test(&r, &p.flag, &s);
+	p.req = (goga_h)r;
+	if (p.rc == MPI_SUCCESS && p.flag) goga_fill_done(&s, &p.st);
+	return p;
 }
 // goga_exchanged is where an exchange stands, returned by value.
 typedef struct {

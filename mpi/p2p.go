@@ -232,9 +232,12 @@ func (r *Request) Test() (bool, Status, error) {
 	}
 	var st cgo.Status
 	ok, rc := cgo.Test(&r.h, &st)
-	if err := check(r.op+" Test", rc); err != nil {
-		return false, Status{}, err
+	if rc != cgo.Success {
+		// The name is put together only here: on every poll it cost an
+		// allocation.
+		return false, Status{}, check(r.op+" Test", rc)
 	}
+	pace()
 	if ok {
 		r.finish(st)
 	}

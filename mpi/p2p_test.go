@@ -383,6 +383,11 @@ func testP2PTestPolling(t *testing.T) {
 	if done {
 		t.Errorf("Test reports a receive complete before anyone sent")
 	}
+	// Pollers (armci's active-message server) test thousands of times a
+	// second: a test that finds nothing must not allocate.
+	if allocs := testing.AllocsPerRun(50, func() { rq.Test() }); allocs != 0 {
+		t.Errorf("Test of a pending receive made %v allocations, want 0", allocs)
+	}
 	pcMust(t, "Barrier", w.Barrier())
 	sq, err := mpi.Isend(w, []float32{float32(r) + 0.5, float32(r) * 2, -1}, right, 90)
 	pcMust(t, "Isend", err)
@@ -612,6 +617,11 @@ func testP2PIprobe(t *testing.T) {
 	pcMust(t, "Iprobe", err)
 	if ok {
 		t.Errorf("Iprobe found a message that nobody sent: %+v", st)
+	}
+	// Pollers (armci's active-message server) probe thousands of times a
+	// second: a probe must not allocate.
+	if allocs := testing.AllocsPerRun(50, func() { mpi.Iprobe[float64](w, mpi.AnySource, 72) }); allocs != 0 {
+		t.Errorf("Iprobe made %v allocations, want 0", allocs)
 	}
 	data := make([]float64, 2*r+1)
 	for i := range data {

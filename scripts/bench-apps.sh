@@ -12,7 +12,7 @@
 # GA with mpicc and mpifort. Where an original reads an input file, it is
 # written from the same parameters the Go program is given.
 #
-# Environment: APPS (the applications, default all four), SIZE (full, the
+# Environment: APPS (the applications, default all five), SIZE (full, the
 # sizes to report, or small, a smoke run of a second or so each),
 # BENCH_RUNS (default 5), LIMIT (seconds a run may take before it is
 # reported as not finished, default 300).
@@ -68,6 +68,11 @@ params() {
   # 5000 steps; the small one keeps its spacing of 2 (τ = 1.25).
   boltzmann:full) n=129 xmax=256 steps=1000 ;;
   boltzmann:small) n=33 xmax=64 steps=200 ;;
+  # md_lj.in's 8 clusters of 2 to 9 atoms on groups of one process, for
+  # 50000 steps each of its 10⁹: after step 50000 the original starts
+  # moves of the confining sphere that the port leaves out.
+  md_cluster:full) steps=50000 ;;
+  md_cluster:small) steps=2000 ;;
   *) echo "bench-apps.sh: no parameters for $1 at SIZE=$size (SIZE is full or small)" >&2; return 1 ;;
   esac
   case $1 in
@@ -89,6 +94,11 @@ params() {
   boltzmann)
     label="${n}x$n, $steps steps"
     goga_args="-n $n -xmax $xmax -steps $steps -every 200"
+    iters=$steps
+    ;;
+  md_cluster)
+    label="8 clusters, $steps steps"
+    goga_args="-steps $steps -equil 1000"
     iters=$steps
     ;;
   esac
@@ -164,7 +174,7 @@ include): make bench-apps GA_SRC=/path/to/ga. Get it with
 EOF
   exit 2
 fi
-apps=${APPS:-scf cg lennardjones boltzmann}
+apps=${APPS:-scf cg lennardjones boltzmann md_cluster}
 runs=${BENCH_RUNS:-5}
 mkdir -p "$out"
 rm -f "$out/notes"
@@ -300,6 +310,22 @@ PY
     sub "$dir/setup.F" "nsteps = 5000" "nsteps = $steps"
     sub "$dir/setup.F" "xmax = 256.0" "xmax = $xmax"
     (cd "$dir" && $fortran -o orig.x ./*.F $ldga)
+    ;;
+  md_cluster)
+    cp "$ga"/global/examples/md_cluster/{*.F,common.fh,md_lj.in,atom.inp} "$dir"
+    # mpi_finalize takes the error argument, as in scf.F.
+    sub "$dir/grp_sim.F" "      call mpi_finalize()
+" "      call mpi_finalize(ierr)
+"
+    # Its steps, on md_lj.in's first line, and the averages from step
+    # 1000, on its eighth (the goga program's -equil).
+    sub "$dir/md_lj.in" "1000000000, 0.01, 2, -44933
+" "$steps, 0.01, 2, -44933
+"
+    sub "$dir/md_lj.in" "50000,1000000,2000000
+" "50000,1000,2000000
+"
+    (cd "$dir" && $fortran -DMPI -o orig.x ./*.F $ldga)
     ;;
   *)
     echo "bench-apps.sh: no original known for $app" >&2

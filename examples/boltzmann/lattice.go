@@ -144,7 +144,11 @@ type lattice struct {
 	bc     []int32
 	g      grid // f's and fld's layout along the first two dimensions
 	gbc    grid
+	moved  []moments // step's streamed moments, kept between steps
 }
+
+// moments are a cell's density and velocity.
+type moments struct{ rho, ux, uy float64 }
 
 // owned calls fn for each cell the process owns, rows of constant j in
 // turn, as the original's loops run (it fixes the order of the sums).
@@ -244,16 +248,18 @@ func (lt *lattice) stream(s *[9]float64, i, j int) {
 // equilibrium.
 func (lt *lattice) step() (sum [3]float64) {
 	var s, feq [9]float64
-	type cell struct{ rho, ux, uy float64 }
-	var cells []cell
+	// One buffer for every step: a new one each step was 0.4 MB of garbage
+	// per step on 129 × 129, a garbage collection every third step.
+	cells := lt.moved[:0]
 	lt.owned(func(i, j int) {
 		lt.stream(&s, i, j)
 		rho, ux, uy := lt.moments(&s)
-		cells = append(cells, cell{rho, ux, uy})
+		cells = append(cells, moments{rho, ux, uy})
 		sum[0] += rho
 		sum[1] += rho * ux
 		sum[2] += rho * uy
 	})
+	lt.moved = cells
 	// Only after every cell has streamed: relaxing overwrites f in place.
 	n := 0
 	lt.owned(func(i, j int) {
