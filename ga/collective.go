@@ -25,6 +25,17 @@ import (
 // l (nil: none) is the text of its other arguments that must agree, and
 // check is the call's own verdict on them.
 func (a *Array[T]) collective(op string, l *args, check error, f func(local []T) error, more ...*Array[T]) error {
+	return collectiveReduce[T, T](a, op, l, check, nil, mpi.Sum, f, more...)
+}
+
+// collectiveReduce is collective for a call whose parts combine into one
+// value: f puts this process's part in *part (nil: no value), which ends
+// as the parts combined over every process by o (mpi.Sum or mpi.Max),
+// carried by the end sync's agreement (armci's AllMaxReduce, in rank
+// order, so every process gets the same bits) rather than by a reduction
+// of its own. Where MaskSync masks the end sync, an MPI_Allreduce
+// combines them.
+func collectiveReduce[T, R Elem](a *Array[T], op string, l *args, check error, part *R, o mpi.Op, f func(local []T) error, more ...*Array[T]) error {
 	if l == nil {
 		l = newArgs(op)
 	}
@@ -43,15 +54,58 @@ func (a *Array[T]) collective(op string, l *args, check error, f func(local []T)
 	if gerr != nil {
 		return gerr
 	}
+	if masked, err := begin(g, op, a.Name(), err, l); err != nil {
+		if masked {
+			// Unagreed: still meet the others at the end, with the error.
+			return end(g, op, a.Name(), err)
+		}
+		return err
+	}
 	// f runs on every process, those that store nothing included: it may
 	// synchronize.
-	return inStep(g, op, a.Name(), err, l, func() error {
-		local, err := a.localData()
-		if err != nil {
-			return err
+	local, err := a.localData()
+	if err == nil {
+		err = f(local)
+	}
+	if part == nil {
+		return end(g, op, a.Name(), err)
+	}
+	return endReducing(g, op, a.Name(), err, part, o)
+}
+
+// endReducing is end that also combines every process's part by o.
+func endReducing[R Elem](g *group, op, array string, local error, part *R, o mpi.Op) error {
+	g.mu.Lock()
+	do := g.mask.end
+	g.mask.end = true
+	g.mu.Unlock()
+	out := []R{*part}
+	if !do {
+		if local == nil {
+			local = mpi.Allreduce(g.comm(), nil, out, o)
 		}
-		return f(local)
-	})
+		*part = out[0]
+		return local
+	}
+	if err := fenceOthers(g); err != nil && local == nil {
+		local = err
+	}
+	g.endFence()
+	if err := g.rt.AllFence(); err != nil && local == nil {
+		local = err
+	}
+	r := armci.ReduceSum
+	if o == mpi.Max {
+		r = armci.ReduceMax
+	}
+	if err := agreeCarrying(g, op, local, nil, func(v [3]int64) ([3]int64, error) {
+		_, err := armci.AllMaxReduce(g.rt, v[:], out, out, r)
+		return v, err
+	}); err != nil {
+		return err
+	}
+	*part = out[0]
+	return nil
 }
 
 // Zero sets every element to 0 (GA_Zero).
@@ -195,11 +249,7 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 // as in GA). It is collective, and every process gets the result.
 func Dot[T Elem](a, b *Array[T]) (T, error) {
 	var sum T
-	g, err := groupOf("Dot", a)
-	if err != nil {
-		return sum, err
-	}
-	err = a.collective("Dot", nil, sameCount("Dot", a, b), func(local []T) error {
+	err := collectiveReduce(a, "Dot", nil, sameCount("Dot", a, b), &sum, mpi.Sum, func(local []T) error {
 		if !shaped(a, b) {
 			alo, ahi := a.whole()
 			blo, bhi := b.whole()
@@ -216,20 +266,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 		}
 		return nil
 	}, b)
-	return sumOver(g, sum, err)
-}
-
-// sumOver returns the sum of every process's part of a reduction, unless
-// the collective call that computed the parts failed (err).
-func sumOver[T Elem](g *group, part T, err error) (T, error) {
-	if err != nil {
-		return part, err
-	}
-	out := []T{part}
-	if err := mpi.Allreduce(g.comm(), nil, out, mpi.Sum); err != nil {
-		return part, err
-	}
-	return out[0], nil
+	return sum, err
 }
 
 // Brdcst copies root's buf into every process's buf (GA_Brdcst).

@@ -17,13 +17,13 @@ func (a *Array[T]) NormInfinity() (float64, error) { return a.norm("NormInfinity
 
 // norm returns the maximum of |a| over every element if inf, else the sum.
 func (a *Array[T]) norm(op string, inf bool) (float64, error) {
-	g, err := groupOf(op, a)
-	if err != nil {
-		return 0, err
-	}
 	norms := kernelsOf[T]().norms
 	var part float64
-	err = a.collective(op, nil, nil, func(local []T) error {
+	o := mpi.Sum
+	if inf {
+		o = mpi.Max
+	}
+	err := collectiveReduce(a, op, nil, nil, &part, o, func(local []T) error {
 		for _, s := range a.spans {
 			sum, most := norms(local[s.Off : s.Off+s.N])
 			if inf {
@@ -34,10 +34,5 @@ func (a *Array[T]) norm(op string, inf bool) (float64, error) {
 		}
 		return nil
 	})
-	if !inf || err != nil {
-		return sumOver(g, part, err)
-	}
-	v := []float64{part}
-	err = mpi.Allreduce(g.comm(), nil, v, mpi.Max)
-	return v[0], err
+	return part, err
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/goga-hpc/goga/internal/layout"
+	"github.com/goga-hpc/goga/mpi"
 )
 
 // Patch operations work on the parts of the output patch that each process
@@ -435,10 +436,6 @@ func AddPatch[T Elem](alpha T, a *Array[T], alo, ahi []int, beta T, b *Array[T],
 func DotPatch[T Elem](a *Array[T], ta TransOp, alo, ahi []int, b *Array[T], tb TransOp, blo, bhi []int) (T, error) {
 	const op = "DotPatch"
 	var sum T
-	g, err := groupOf(op, a)
-	if err != nil {
-		return sum, err
-	}
 	at, check := transFlag(op, a.Name(), ta)
 	bt, berr := transFlag(op, b.Name(), tb)
 	if check == nil {
@@ -456,10 +453,10 @@ func DotPatch[T Elem](a *Array[T], ta TransOp, alo, ahi []int, b *Array[T], tb T
 		check = checkSides(op, drive, other)
 	}
 	l := patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, ta), "B", b, blo, bhi, tb)
-	err = a.collective(op, l, check, func([]T) error {
+	err := collectiveReduce(a, op, l, check, &sum, mpi.Sum, func([]T) error {
 		return combine(op, drive.a, drive.lo, drive.hi, []side[T]{drive, other}, func(_ []T, s [][]T) {
 			sum += dot(s[0], s[1])
 		})
 	}, b)
-	return sumOver(g, sum, err)
+	return sum, err
 }
