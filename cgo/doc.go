@@ -24,7 +24,7 @@
 //   - ga: the element-wise kernels of its collectives on local runs
 //     (AxpbyFloat32/64, MulFloat32/64, DotFloat32/64, BestFloat32/64,
 //     NormsFloat32/64, in ga/ckernels.go) and Gemm on mapped blocks
-//     (ga/gemm_mapped.go);
+//     (ga/internal/linalg/mapped.go);
 //   - cmd/gabench: Dgemm, one process's BLAS speed, the limit that
 //     distributed products are measured against.
 //

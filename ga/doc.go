@@ -202,10 +202,12 @@
 // MatmulPatch) read into a block-cyclic matrix and written back. (On one
 // node Gemm and MatmulPatch multiply in place instead, each process its
 // blocks of C with the BLAS from the operands' storage, when every process
-// maps every block and C is neither operand.) B is
-// n × nrhs (GA's C interface wants its transpose) and is overwritten by X;
-// A is left as it was. A singular or non-positive-definite A returns scalapack's typed
-// errors, with A and B unchanged.
+// maps every block and C is neither operand.) Each call validates its
+// arguments and agrees on them here, then acts in the bridge, package
+// ga/internal/linalg. B is n × nrhs (GA's C interface wants its
+// transpose) and is overwritten by X; A is left as it was. A singular or
+// non-positive-definite A returns scalapack's typed errors, with A and B
+// unchanged.
 //
 // All of them work on transposes: a process's part of a 2-D array is
 // row-major, which read column-major is its part of the transpose, so A·X =
@@ -607,7 +609,8 @@
 // against armci.Put's 10.8. ReadInc on integers takes the same way to a CPU
 // fetch-and-add, counted after it; with two processes on one counter every
 // nanosecond between two fetch-and-adds costs rate.
-// Gemm and MatmulPatch multiply in place on one node (gemm_mapped.go):
+// Gemm and MatmulPatch multiply in place on one node
+// (ga/internal/linalg/mapped.go):
 // repeated on the same arrays, a product of n = 1000 reaches 0.95x of the
 // BLAS alone; gabench times the first product on new arrays, which pays
 // for the first product of the process (BENCHMARKS.md).

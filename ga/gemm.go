@@ -3,7 +3,7 @@ package ga
 import (
 	"fmt"
 
-	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/ga/internal/linalg"
 	"github.com/goga-hpc/goga/scalapack"
 )
 
@@ -25,50 +25,24 @@ func Gemm[T scalapack.Elem](ta, tb TransOp, m, n, k int, alpha T, a, b *Array[T]
 	ta, tb = upperTrans(ta), upperTrans(tb)
 	ar, ac, br, bc, check := gemmShape(ta, tb, m, n, k, a, b, c)
 	l := array(array(array(newArgs(op).ints("trans", int(ta), int(tb)).ints("mnk", m, n, k), "A", a), "B", b), "C", c)
-	return matmul(op, ta, tb, alpha, leading(a, ar, ac), leading(b, br, bc), beta, leading(c, m, n), check, l)
+	return matmul(op, ta, tb, alpha, leading(a, ar, ac), leading(b, br, bc), beta, leading(c, m, n), c, check, l)
 }
 
-// matmul computes C = alpha·op(A)·op(B) + beta·C on the patches a, b and c,
-// whose shapes the caller has checked (check: its verdict; l: the text of
-// its arguments, the arrays among them). It is collective, and honours
-// MaskSync.
-func matmul[T scalapack.Elem](op string, ta, tb TransOp, alpha T, a, b patch2[T], beta T, c patch2[T], check error, l *args) error {
-	g, err := groupOf(op, c.x)
+// matmul computes C = alpha·op(A)·op(B) + beta·C on the patches a, b and c
+// (c a patch of cx), whose shapes the caller has checked
+// (check: its verdict; l: the text of its arguments, the arrays among
+// them): it agrees, then multiplies in the bridge (linalg.Matmul). It is
+// collective, and honours MaskSync.
+func matmul[T scalapack.Elem](op string, ta, tb TransOp, alpha T, a, b linalg.Patch[T], beta T, c linalg.Patch[T], cx *Array[T], check error, l *args) error {
+	g, err := groupOf(op, cx)
 	if err != nil {
 		return err
 	}
-	l = writing(l.str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta)), c.x)
-	if err := opening(g, op, c.x.Name(), check, l); err != nil {
+	l = writing(l.str("alpha", fmt.Sprint(alpha)).str("beta", fmt.Sprint(beta)), cx)
+	if err := opening(g, op, cx.Name(), check, l); err != nil {
 		return err
 	}
-	// On one node each process computes its blocks of C from the operands'
-	// storage (gemm_mapped.go), when every process can. C may be A or B in
-	// MatmulPatch: then it would be read while written.
-	notMapped := []int64{0}
-	if !a.mappable() || !b.mappable() || !c.mappable() || c.x == a.x || c.x == b.x {
-		notMapped[0] = 1
-	}
-	if err := g.rt.AllMax(notMapped); err != nil {
-		return closing(g, op, c.x.name, err)
-	}
-	if notMapped[0] == 0 {
-		return closing(g, op, c.x.name, mappedProduct(ta, tb, alpha, a, b, beta, c))
-	}
-	grid, err := g.solverGrid()
-	if err != nil {
-		return err
-	}
-	// Cᵀ = alpha·op(B)ᵀ·op(A)ᵀ + beta·Cᵀ, on the transposes the Gets make.
-	at, bt, ct, err := readProduct(g, grid, a, b, c, beta == 0)
-	// Everyone has read every operand before anyone writes C, which may
-	// therefore overlap them.
-	if err := agree(g, true, op, c.x.name, err, nil); err != nil {
-		return err
-	}
-	if err := scalapack.Gemm(tb, ta, alpha, bt, at, beta, ct); err != nil {
-		return err
-	}
-	return closing(g, op, c.x.name, putTransposed(ct, c))
+	return linalg.Matmul(g.la, &bridgeCall{g, op}, ta, tb, alpha, a, b, beta, c)
 }
 
 // gemmShape checks Gemm's arguments and returns the shapes of the leading
@@ -112,25 +86,3 @@ func gemmShape[T scalapack.Elem](ta, tb TransOp, m, n, k int, a, b, c *Array[T])
 	}
 	return ar, ac, br, bc, nil
 }
-
-// readProduct reads the transposes of the product's patches (C's only if
-// it is used) into block-cyclic matrices on grid, in g's scratch.
-func readProduct[T scalapack.Elem](g *group, grid *blacs.Grid, a, b, c patch2[T], emptyC bool) (at, bt, ct *scalapack.Matrix[T], err error) {
-	nb := gemmBlock
-	if at, err = getTransposed(grid, a, nb, nb, &g.scratchA); err != nil {
-		return nil, nil, nil, err
-	}
-	if bt, err = getTransposed(grid, b, nb, nb, &g.scratchB); err != nil {
-		return nil, nil, nil, err
-	}
-	if emptyC {
-		ct, err = emptyTransposed[T](grid, c.rows, c.cols, nb, nb, &g.scratchC)
-	} else {
-		ct, err = getTransposed(grid, c, nb, nb, &g.scratchC)
-	}
-	return at, bt, ct, err
-}
-
-// gemmBlock is the block size of Gemm's copies: PxGEMM runs fastest with
-// larger blocks than the factorizations (measured on 2 and 4 processes).
-const gemmBlock = 64

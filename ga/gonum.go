@@ -3,6 +3,8 @@ package ga
 import (
 	"errors"
 
+	"github.com/goga-hpc/goga/ga/internal/linalg"
+
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/cblas128"
 	"gonum.org/v1/gonum/mat"
@@ -111,7 +113,7 @@ func GetDense(a *Array[float64], lo, hi []int) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := mat.NewDense(p.rows, p.cols, nil)
+	m := mat.NewDense(p.Rows, p.Cols, nil)
 	return m, moveMatrix("GetDense", p, m.RawMatrix().Stride, m.RawMatrix().Data, a.Get)
 }
 
@@ -143,7 +145,7 @@ func GetCDense(a *Array[complex128], lo, hi []int) (*mat.CDense, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := mat.NewCDense(p.rows, p.cols, nil)
+	m := mat.NewCDense(p.Rows, p.Cols, nil)
 	return m, moveMatrix("GetCDense", p, m.RawCMatrix().Stride, m.RawCMatrix().Data, a.Get)
 }
 
@@ -177,15 +179,15 @@ func matrixMove[T Elem](op string, a *Array[T], lo, hi []int, rows, cols, stride
 	if err != nil {
 		return err
 	}
-	if p.rows != rows || p.cols != cols {
-		return errorf(op, a.name, "patch lo %v hi %v is %d × %d; the matrix is %d × %d", lo, hi, p.rows, p.cols, rows, cols)
+	if p.Rows != rows || p.Cols != cols {
+		return errorf(op, a.name, "patch lo %v hi %v is %d × %d; the matrix is %d × %d", lo, hi, p.Rows, p.Cols, rows, cols)
 	}
 	return moveMatrix(op, p, stride, data, move)
 }
 
 // moveMatrix moves the patch p to or from data, its rows stride apart.
-func moveMatrix[T Elem](op string, p patch2[T], stride int, data []T, move func(lo, hi []int, buf []T, ld []int) error) error {
-	lo, hi, ld := p.sub(0, 0, p.rows, p.cols, stride)
+func moveMatrix[T Elem](op string, p linalg.Patch[T], stride int, data []T, move func(lo, hi []int, buf []T, ld []int) error) error {
+	lo, hi, ld := p.Sub(0, 0, p.Rows, p.Cols, stride)
 	return renamed(op, move(lo, hi, data, ld))
 }
 

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goga-hpc/goga/armci"
-	"github.com/goga-hpc/goga/blacs"
+	"github.com/goga-hpc/goga/ga/internal/linalg"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -29,25 +29,18 @@ type group struct {
 	// uses the mirrored arrays' instead.
 	nodes *group
 
-	mu          sync.Mutex // guards what follows, up to the scratch
-	live        bool       // false once GA is terminated
-	arrays      map[int]destroyer
-	nextID      int // array numbers agree between a group's processes
-	fence       fenceState
-	mask        maskState
-	stats       counters
-	mutexes     int // number of GA mutexes, or -1 for none
-	solverBlock int
-	// grids are the BLACS grids the linear algebra has made on the group,
-	// kept until Terminate as GA keeps its ScaLAPACK context: a grid is a
-	// communicator, whose making and first collectives cost milliseconds.
-	// They are made and freed collectively, by one goroutine at a time.
-	grids map[gridKey]*blacs.Grid
+	mu      sync.Mutex // guards what follows, up to la
+	live    bool       // false once GA is terminated
+	arrays  map[int]destroyer
+	nextID  int // array numbers agree between a group's processes
+	fence   fenceState
+	mask    maskState
+	stats   counters
+	mutexes int // number of GA mutexes, or -1 for none
 
-	// The linear algebra's scratch, one per operand: the factored matrix (or
-	// A of a product), the right-hand sides (or B), and C of a product. Used
-	// within collective calls only, which a group runs one at a time.
-	scratchA, scratchB, scratchC scratch
+	// la is what the linear algebra keeps on the group until Terminate:
+	// BLACS grids, scratch, the solvers' block size, DiagReuse's factor.
+	la *linalg.Env
 	// strided backs the single-owner strided transfers (see fastStrided).
 	strided sync.Pool
 	// The agreement text of the last Gop and the last Brdcst (see
@@ -57,25 +50,19 @@ type group struct {
 
 type destroyer interface{ Destroy() error }
 
-type gridKey struct {
-	order      blacs.Order
-	rows, cols int
-}
-
 // newGroup is GA on rt's processes, whose ranks in the world group are
 // members (by rank in rt).
 func newGroup(rt *armci.Runtime, members []int) *group {
 	g := &group{
-		rt:          rt,
-		rank:        rt.Rank(),
-		live:        true,
-		arrays:      map[int]destroyer{},
-		mask:        maskState{begin: true, end: true},
-		mutexes:     -1,
-		solverBlock: defaultSolverBlock,
-		grids:       map[gridKey]*blacs.Grid{},
-		strided:     sync.Pool{New: func() any { return new(stridedBuf) }},
-		stats:       newCounters(),
+		rt:      rt,
+		rank:    rt.Rank(),
+		live:    true,
+		arrays:  map[int]destroyer{},
+		mask:    maskState{begin: true, end: true},
+		mutexes: -1,
+		la:      linalg.NewEnv(rt.Comm(), rt.Rank(), rt.Size()),
+		strided: sync.Pool{New: func() any { return new(stridedBuf) }},
+		stats:   newCounters(),
 	}
 	g.pg = &Pgroup{g: g, members: members}
 	return g
@@ -163,22 +150,11 @@ func (g *group) end() error {
 			return err
 		}
 	}
-	if err := g.exitGrids(); err != nil {
+	if err := g.la.Exit(); err != nil {
 		return err
 	}
-	forgetFactor(g)
-	g.scratchA.free()
-	g.scratchB.free()
-	g.scratchC.free()
 	g.mu.Lock()
 	g.live = false
 	g.mu.Unlock()
 	return nil
-}
-
-// block returns the solvers' block size.
-func (g *group) block() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.solverBlock
 }

@@ -1,6 +1,7 @@
 package ga
 
 import (
+	"github.com/goga-hpc/goga/ga/internal/linalg"
 	"github.com/goga-hpc/goga/scalapack"
 )
 
@@ -51,13 +52,13 @@ func MatmulPatch[T scalapack.Elem](ta, tb TransOp, alpha T, a *Array[T], alo, ah
 	const op = "MatmulPatch"
 	pa, pb, pc, check := matmulShape(op, ta, tb, a, alo, ahi, b, blo, bhi, c, clo, chi)
 	l := patchArgs(patchArgs(patchArgs(newArgs(op), "A", a, alo, ahi, ta), "B", b, blo, bhi, tb), "C", c, clo, chi, NoTrans)
-	return matmul(op, upperTrans(ta), upperTrans(tb), alpha, pa, pb, beta, pc, check, l)
+	return matmul(op, upperTrans(ta), upperTrans(tb), alpha, pa, pb, beta, pc, c, check, l)
 }
 
 // matmulShape checks MatmulPatch's arguments and returns its three patches.
 // An invalid array is left to collective's agreement to name, with the
 // others' shapes unchecked.
-func matmulShape[T scalapack.Elem](op string, ta, tb TransOp, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int) (pa, pb, pc patch2[T], err error) {
+func matmulShape[T scalapack.Elem](op string, ta, tb TransOp, a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []int, c *Array[T], clo, chi []int) (pa, pb, pc linalg.Patch[T], err error) {
 	for _, x := range []*Array[T]{a, b, c} {
 		if err := x.valid(op); err != nil {
 			return pa, pb, pc, err
@@ -95,69 +96,69 @@ func matmulShape[T scalapack.Elem](op string, ta, tb TransOp, a *Array[T], alo, 
 	switch {
 	case k != kb:
 		return pa, pb, pc, errorf(op, b.name, "op(B) is %d × %d: its %d rows do not match op(A)'s %d columns", kb, n, kb, k)
-	case pc.rows != m || pc.cols != n:
-		return pa, pb, pc, errorf(op, c.name, "patch lo %v hi %v is %d × %d; op(A)·op(B) is %d × %d", clo, chi, pc.rows, pc.cols, m, n)
+	case pc.Rows != m || pc.Cols != n:
+		return pa, pb, pc, errorf(op, c.name, "patch lo %v hi %v is %d × %d; op(A)·op(B) is %d × %d", clo, chi, pc.Rows, pc.Cols, m, n)
 	}
 	return pa, pb, pc, nil
 }
 
 // productShape returns the shapes of op(A) (m × k), op(B) (kb × n) and C
 // (cm × cn), A and B transposed where at and bt are set.
-func productShape[T Elem](at, bt bool, pa, pb, pc patch2[T]) (m, k, kb, n, cm, cn int) {
-	m, k = pa.rows, pa.cols
+func productShape[T Elem](at, bt bool, pa, pb, pc linalg.Patch[T]) (m, k, kb, n, cm, cn int) {
+	m, k = pa.Rows, pa.Cols
 	if at {
 		m, k = k, m
 	}
-	kb, n = pb.rows, pb.cols
+	kb, n = pb.Rows, pb.Cols
 	if bt {
 		kb, n = n, kb
 	}
-	return m, k, kb, n, pc.rows, pc.cols
+	return m, k, kb, n, pc.Rows, pc.Cols
 }
 
 // turnInner turns the patches that lie along an inner dimension (ai, bi,
 // ci: not all three), rows so far, into columns where that makes the
 // product's shapes agree, by GA's rule (gai_matmul_patch), which looks at
 // one condition per vector and never tries both shapes.
-func turnInner[T Elem](at, bt, ai, bi, ci bool, pa, pb, pc *patch2[T]) {
+func turnInner[T Elem](at, bt, ai, bi, ci bool, pa, pb, pc *linalg.Patch[T]) {
 	m, k, kb, n, cm, cn := productShape(at, bt, *pa, *pb, *pc)
 	switch {
 	case ai && bi:
 		if n != cn {
-			*pb = pb.column()
+			*pb = pb.Column()
 		}
 		if m != cm {
-			*pa = pa.column()
+			*pa = pa.Column()
 		}
 	case bi && ci:
 		if kb != k {
-			*pb = pb.column()
+			*pb = pb.Column()
 		}
 		if m, _, _, _, cm, _ := productShape(at, bt, *pa, *pb, *pc); m != cm {
-			*pc = pc.column()
+			*pc = pc.Column()
 		}
 	case ai && ci:
 		if kb != k {
-			*pa = pa.column()
+			*pa = pa.Column()
 		}
 		if _, _, _, n, _, cn := productShape(at, bt, *pa, *pb, *pc); n != cn {
-			*pc = pc.column()
+			*pc = pc.Column()
 		}
 	case ai:
-		*pa = pa.column()
+		*pa = pa.Column()
 	case bi:
-		*pb = pb.column()
+		*pb = pb.Column()
 	case ci:
-		*pc = pc.column()
+		*pc = pc.Column()
 	}
 }
 
 // matrixPatch checks that [lo, hi] is a 2-D patch of x and returns it as
 // one, a patch along one inner dimension as a column.
-func matrixPatch[T Elem](op string, x *Array[T], lo, hi []int) (patch2[T], error) {
+func matrixPatch[T Elem](op string, x *Array[T], lo, hi []int) (linalg.Patch[T], error) {
 	p, inner, err := gaPatch(op, x, lo, hi)
 	if inner {
-		p = p.column()
+		p = p.Column()
 	}
 	return p, err
 }
@@ -168,7 +169,7 @@ func matrixPatch[T Elem](op string, x *Array[T], lo, hi []int) (patch2[T], error
 // column for x's first dimension and a row otherwise, inner reporting a row
 // along neither the first nor the last, which may be a column instead; a
 // single element as one in x's last two dimensions.
-func gaPatch[T Elem](op string, x *Array[T], lo, hi []int) (p patch2[T], inner bool, err error) {
+func gaPatch[T Elem](op string, x *Array[T], lo, hi []int) (p linalg.Patch[T], inner bool, err error) {
 	nd := len(x.dims)
 	if nd < 2 {
 		return p, false, errorf(op, x.name, "dims %v: a matrix needs an array of at least 2 dimensions", x.dims)
@@ -182,30 +183,22 @@ func gaPatch[T Elem](op string, x *Array[T], lo, hi []int) (p patch2[T], inner b
 			wide = append(wide, d)
 		}
 	}
-	p = patch2[T]{x: x, lo: lo}
+	p = linalg.Patch[T]{X: bridged[T]{x}, Lo: lo}
 	switch len(wide) {
 	case 0:
-		p.rd, p.cd = nd-2, nd-1
+		p.RD, p.CD = nd-2, nd-1
 	case 1:
 		if w := wide[0]; w == 0 {
-			p.rd, p.cd = 0, 1
+			p.RD, p.CD = 0, 1
 		} else {
-			p.rd, p.cd = w-1, w
+			p.RD, p.CD = w-1, w
 			inner = w < nd-1
 		}
 	case 2:
-		p.rd, p.cd = wide[0], wide[1]
+		p.RD, p.CD = wide[0], wide[1]
 	default:
 		return p, false, errorf(op, x.name, "patch lo %v hi %v spans %d dimensions; a matrix spans at most 2", lo, hi, len(wide))
 	}
-	p.rows, p.cols = hi[p.rd]-lo[p.rd]+1, hi[p.cd]-lo[p.cd]+1
+	p.Rows, p.Cols = hi[p.RD]-lo[p.RD]+1, hi[p.CD]-lo[p.CD]+1
 	return p, inner, nil
-}
-
-// column turns a row along an inner dimension into a column: its rows then
-// run along that dimension, and its one column along the next.
-func (p patch2[T]) column() patch2[T] {
-	p.rd, p.cd = p.cd, p.cd+1
-	p.rows, p.cols = p.cols, 1
-	return p
 }

@@ -1,4 +1,4 @@
-package ga
+package linalg
 
 import (
 	"fmt"
@@ -52,21 +52,22 @@ func allFinite32(s []float32) bool {
 
 // finite reports whether s holds no NaN or Inf (in either part, if complex).
 func finite[T scalapack.Elem](s []T) bool {
+	p := unsafe.Pointer(unsafe.SliceData(s))
 	switch any(*new(T)).(type) {
 	case float32:
-		return allFinite32(view[float32](s))
+		return allFinite32(unsafe.Slice((*float32)(p), len(s)))
 	case complex64:
-		return allFinite32(unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s)))
+		return allFinite32(unsafe.Slice((*float32)(p), 2*len(s)))
 	case complex128:
-		return allFinite(unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s)))
+		return allFinite(unsafe.Slice((*float64)(p), 2*len(s)))
 	}
-	return allFinite(view[float64](s))
+	return allFinite(unsafe.Slice((*float64)(p), len(s)))
 }
 
 // finiteTransposed checks the local part of m, the transpose of the array
 // x (as the solvers hold their operands), and names the first element that
 // is NaN or Inf by its place in x.
-func finiteTransposed[T scalapack.Elem](op string, x *Array[T], m *scalapack.Matrix[T]) error {
+func finiteTransposed[T scalapack.Elem](c Call, x Array[T], m *scalapack.Matrix[T]) error {
 	rows, cols := m.LocalShape()
 	if rows == 0 {
 		return nil // nothing here; Data is a placeholder
@@ -81,51 +82,51 @@ func finiteTransposed[T scalapack.Elem](op string, x *Array[T], m *scalapack.Mat
 	var err error
 	m.Each(func(i, j int, v *T) {
 		if err == nil && !finite([]T{*v}) {
-			err = notFinite(op, x, j, i, *v)
+			err = notFinite(c, x, j, i, *v)
 		}
 	})
 	return err
 }
 
-func notFinite[T scalapack.Elem](op string, x *Array[T], i, j int, v T) error {
-	return &Error{Op: op, Array: x.name, Err: ErrNotFinite, Msg: fmt.Sprintf("element [%d %d] is %v", i, j, v)}
+func notFinite[T scalapack.Elem](c Call, x Array[T], i, j int, v T) error {
+	return c.Refuse(x.Name(), NotFinite, fmt.Sprintf("element [%d %d] is %v", i, j, v))
 }
 
 // checkSymmetric checks that the square array a equals its transpose
-// (complex: its conjugate transpose) and holds no NaN or Inf: every process compares the elements it stores with
-// their mirrors, read in one Get per block. The processes agree first on
-// whether any found NaN or Inf (an error wrapping ErrNotFinite), then on
-// symmetry: a nonsymmetric a is an error wrapping ErrNotSymmetric if refuse,
-// else the answer sym = false, alike on every process. It is collective; the
-// caller has synchronized.
-func checkSymmetric[T scalapack.Elem](g *group, op string, a *Array[T], refuse bool) (sym bool, err error) {
+// (complex: its conjugate transpose) and holds no NaN or Inf: every process
+// compares the elements it stores with their mirrors, read in one Get per
+// block. The processes agree first on whether any found NaN or Inf (a
+// NotFinite refusal), then on symmetry: a nonsymmetric a is a NotSymmetric
+// refusal if refuse, else the answer sym = false, alike on every process.
+// It is collective; the caller has synchronized.
+func checkSymmetric[T scalapack.Elem](c Call, a Array[T], refuse bool) (sym bool, err error) {
 	var bad, asym error
 	conj := conjOf[T]()
 	err = withMirrors(a, func(i, j int, v *T, mirror T) {
 		switch {
 		case bad != nil:
 		case !finite([]T{*v}):
-			bad = notFinite(op, a, i, j, *v)
+			bad = notFinite(c, a, i, j, *v)
 		case !finite([]T{mirror}):
-			bad = notFinite(op, a, j, i, mirror)
+			bad = notFinite(c, a, j, i, mirror)
 		case asym == nil && *v != conj(mirror):
-			asym = &Error{Op: op, Array: a.name, Err: ErrNotSymmetric, Msg: fmt.Sprintf("element [%d %d] is %v, [%d %d] is %v", i, j, *v, j, i, mirror)}
+			asym = c.Refuse(a.Name(), NotSymmetric, fmt.Sprintf("element [%d %d] is %v, [%d %d] is %v", i, j, *v, j, i, mirror))
 		}
 	})
 	if err == nil {
 		err = bad
 	}
-	if err := agree(g, false, op, a.name, err, nil); err != nil {
+	if err := c.Agree(false, a.Name(), err); err != nil {
 		return false, err
 	}
 	if refuse {
-		return true, agree(g, false, op, a.name, asym, nil)
+		return true, c.Agree(false, a.Name(), asym)
 	}
 	v := []int64{0}
 	if asym != nil {
 		v[0] = 1
 	}
-	if err := g.rt.AllMax(v); err != nil {
+	if err := c.AllMax(v); err != nil {
 		return false, err
 	}
 	return v[0] == 0, nil

@@ -1,9 +1,8 @@
-package ga
+package linalg
 
 import (
 	"unsafe"
 
-	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/cgo"
 	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/scalapack"
@@ -12,20 +11,17 @@ import (
 // On one node every process maps every block of the operands, so each can
 // compute its share of C with the BLAS straight from A's and B's storage,
 // wherever those live: no copies into block-cyclic matrices and back, and no
-// messages. mappable reports whether a patch allows it; matmul takes this
+// messages. mappable reports whether a patch allows it; Matmul takes this
 // way only when every process can. Through ScaLAPACK a product of n = 2000
 // on 2 processes made 84-118 GF/s against 160-166 for the BLAS alone on
 // both cores.
 
 // mappable reports whether p is a patch of a 2-D array whose blocks every
-// process maps (armci's SharedMemory: one node, the same verdict
-// everywhere), with a table of their placement, and no overlay (a process
-// writes its share of C while the others still read A and B, which must
-// not share C's memory).
-func (p patch2[T]) mappable() bool {
-	x := p.x
-	return len(x.dims) == 2 && p.rd == 0 && p.cd == 1 && x.corners != nil && x.parent == nil &&
-		!x.readOnly && x.seg != nil && x.seg.SharedMemory()
+// process maps (one node, the same verdict everywhere), with a table of
+// their placement, and no overlay (a process writes its share of C while
+// the others still read A and B, which must not share C's memory).
+func (p Patch[T]) mappable() bool {
+	return len(p.X.Dims()) == 2 && p.RD == 0 && p.CD == 1 && p.X.Mappable()
 }
 
 // mappedProduct computes this process's share of C = alpha·op(A)·op(B) +
@@ -34,32 +30,32 @@ func (p patch2[T]) mappable() bool {
 // process
 // computing its own blocks instead left one of two processes 98% of a
 // 1000 × 1000 product at odd offsets (gabench's matmul_patch).
-func mappedProduct[T scalapack.Elem](ta, tb TransOp, alpha T, a, b patch2[T], beta T, c patch2[T]) error {
-	k := a.cols
-	if ta == Trans {
-		k = a.rows
+func mappedProduct[T scalapack.Elem](e *Env, ta, tb scalapack.Trans, alpha T, a, b Patch[T], beta T, c Patch[T]) error {
+	k := a.Cols
+	if ta == scalapack.Transpose {
+		k = a.Rows
 	}
 	// Rows i of C are rows of op(A), columns j columns of op(B): each run
 	// of them inside one block of C and one of A (of B) is one product per
 	// run of k inside one block of both A and B.
-	rowBounds := []bound{c.bound(0), a.bound(btoi(ta == Trans))}
-	colBounds := []bound{c.bound(1), b.bound(btoi(tb != Trans))}
-	np, me := c.x.g.size(), c.x.g.rank
-	i0, i1, j0, j1 := 0, c.rows-1, 0, c.cols-1
-	if byRows(c.rows, c.cols, np, rowBounds[0], colBounds[0]) {
-		i0, i1 = me*c.rows/np, (me+1)*c.rows/np-1
+	rowBounds := []bound{c.bound(0), a.bound(btoi(ta == scalapack.Transpose))}
+	colBounds := []bound{c.bound(1), b.bound(btoi(tb != scalapack.Transpose))}
+	np, me := e.size, e.rank
+	i0, i1, j0, j1 := 0, c.Rows-1, 0, c.Cols-1
+	if byRows(c.Rows, c.Cols, np, rowBounds[0], colBounds[0]) {
+		i0, i1 = me*c.Rows/np, (me+1)*c.Rows/np-1
 	} else {
-		j0, j1 = me*c.cols/np, (me+1)*c.cols/np-1
+		j0, j1 = me*c.Cols/np, (me+1)*c.Cols/np-1
 	}
 	return runs(i0, i1, rowBounds, func(i0, i1 int) error {
 		return runs(j0, j1, colBounds, func(j0, j1 int) error {
 			beta := beta
-			return runs(0, k-1, []bound{a.bound(btoi(ta != Trans)), b.bound(btoi(tb == Trans))}, func(k0, k1 int) error {
-				ap, lda := a.at(ta == Trans, i0, k0)
-				bp, ldb := b.at(tb == Trans, k0, j0)
+			return runs(0, k-1, []bound{a.bound(btoi(ta != scalapack.Transpose)), b.bound(btoi(tb == scalapack.Transpose))}, func(k0, k1 int) error {
+				ap, lda := a.at(ta == scalapack.Transpose, i0, k0)
+				bp, ldb := b.at(tb == scalapack.Transpose, k0, j0)
 				cp, ldc := c.at(false, i0, j0)
 				// Row-major storage is the BLAS's column-major transpose:
-				// Cᵀ = op(B)ᵀ·op(A)ᵀ, as in matmul.
+				// Cᵀ = op(B)ᵀ·op(A)ᵀ, as in Matmul.
 				cgo.Gemm(byte(tb), byte(ta), j1-j0+1, i1-i0+1, k1-k0+1, alpha, bp, ldb, ap, lda, beta, cp, ldc)
 				beta = 1
 				return nil
@@ -115,7 +111,7 @@ type bound struct {
 	base   int
 }
 
-func (p patch2[T]) bound(d int) bound { return bound{p.x.m.Starts[d], p.lo[d]} }
+func (p Patch[T]) bound(d int) bound { return bound{p.X.Starts(d), p.Lo[d]} }
 
 // runs calls f with the runs of [i0, i1] (patch indices) that each lie in
 // one block along every bound.
@@ -137,15 +133,9 @@ func runs(i0, i1 int, bounds []bound, f func(i0, i1 int) error) error {
 
 // at points at the element of op(p) at row i, column j (op transposes when
 // trans), in its owner's storage, and returns the storage's pitch.
-func (p patch2[T]) at(trans bool, i, j int) (unsafe.Pointer, int) {
+func (p Patch[T]) at(trans bool, i, j int) (unsafe.Pointer, int) {
 	if trans {
 		i, j = j, i
 	}
-	r, col := p.lo[0]+i, p.lo[1]+j
-	x := p.x
-	s0, s1 := x.m.Starts[0], x.m.Starts[1]
-	b0, b1 := layout.BlockIndex(s0, r), layout.BlockIndex(s1, col)
-	cn := &x.corners.blocks[b0*len(s1)+b1]
-	part, _ := armci.PartAs[T](x.seg, cn.rank)
-	return unsafe.Pointer(&part[cn.off+(r-s0[b0])*cn.pitch[0]+(col-s1[b1])]), cn.pitch[0]
+	return p.X.At(p.Lo[0]+i, p.Lo[1]+j)
 }

@@ -1,4 +1,4 @@
-package ga
+package linalg
 
 import "testing"
 
