@@ -275,6 +275,96 @@
 // processor's atomics copy or add inline, through Segment.near, a field set
 // with the transports, instead of an interface call.
 //
+// # Costs at scale
+//
+// What a process keeps and does grows with P, the processes of the runtime,
+// n, those of its node, N, the nodes, and k, its exchange partners
+// (agreement.Partners: ⌊log2 P⌋, one more on some ranks where P is not a
+// power of two, one alone on others; 17 at most for P = 100,000). Tables
+// kept in each process, in bytes (TestCostsAtScale checks every entry):
+//
+//	                            per process of the runtime   other
+//	Runtime, one node           8P (a lock per target)       barrier in the node's shared memory, once per node:
+//	                                                         64·2⌈log2 P⌉·P + 1088·2P
+//	Runtime, across nodes       24P (locks; requests sent    links 2080k (a TCP link per partner); the node's
+//	  (active messages)           and fenced per target)     ranks 8n
+//	  doorbells (P ≤ 512)       88P (an address, the last
+//	                              request, rings each way)
+//	Runtime, across nodes (RMA) 8P                           8n
+//	Segment                     48P (sizes, transport,       mapped parts: 48 each, and 64 more for a peer's
+//	                              atomics, mapped part)        (8 more per 4 MiB of it beyond the first)
+//	  parts by active messages  32 per part not mapped
+//	  parts over MPI RMA        16 per part, 16P more        16 per mapped part whose atomics are MPI's
+//	                              (operations issued and
+//	                              flushed)
+//	  MallocGroup's segments    8P (runtime rank to group
+//	                              rank)
+//
+// At P = 100,000 with 64 processes a node, a runtime across nodes keeps
+// 2.4 MB and a segment 8 MB in each process: a program of 100 arrays holds
+// 0.8 GB a process in these tables. GA C's own per-array table is 8P (a
+// pointer per process), and ARMCI-MPI's 16P.
+//
+// Sockets of the runtime's own, in each process: none on one node; across
+// nodes with active messages and exchanges, k TCP links (the listener
+// closes once they are made) and, for P ≤ 512, one UDP doorbell. Besides
+// the user's communicator, the runtime duplicates it twice (its own, the
+// active-message server's), keeps its node's split where it spans nodes,
+// duplicates that once per segment, and runs the progress probe on a
+// duplicate of MPI_COMM_SELF; each segment is one or two windows (a node's
+// shared memory, an RMA window over all). What MPI keeps per communicator
+// and per window, and the connections it opens, are MPI's own and are not
+// counted here.
+//
+// Start-up work, beside the communicators' and windows' creation:
+//
+//   - Init: an Allreduce of a few words to learn whether the ranks share a
+//     node, one to choose the remote path, and an MPI_Win_allocate_shared
+//     on each node to check that MPI makes them. Across nodes with active
+//     messages: the job's identity (job.go), an Allgather of 304 bytes per
+//     process (host name, address, secret) and an Allreduce of two words per
+//     host; for the doorbells (P ≤ 512; beyond, no socket, table or
+//     collective), an Allgather of 16 bytes per process, P - 1 datagrams
+//     from each process (P² in all), a barrier and an Allreduce; for the
+//     links, an Allgather of 16 bytes per process, k connections, and an
+//     Allreduce.
+//   - Malloc: an Allgather of 8 bytes per process (the parts' sizes), an
+//     Allreduce of three words, the windows, and across nodes with active
+//     messages an Allgather of 16 bytes per process (each part's id at its
+//     owner's server). Free: a barrier.
+//
+// O(P) per process, O(P²) in the job, and where it hurts at 100,000 ranks:
+// the identity's Allgather (30 MB received by each process, 3 TB in all;
+// gathering host names once per node, among the nodes' first processes,
+// would make it 304N), the links' Allgather of addresses (each process
+// needs its k partners' only: a message from each would do), Malloc's two
+// Allgathers (2.4 MB to each process per Malloc; ARMCI-MPI's gathers as
+// much), every Segment's per-target tables (a transport computed from the
+// target, the node's parts in a table of n, would make them O(n)), and
+// AllFence across nodes, which reads two counters per target to find
+// those with writes to fence (a list of the targets written since the last
+// fence would make it O(targets written)). The doorbells' check is P² but
+// bounded by maxDoorbells.
+//
+// Messages. An agreement (Barrier, BarrierMax, AllMax, ga's collectives)
+// on one node is a dissemination barrier in shared memory, ⌈log2 P⌉ rounds
+// of one cache line written by each process and no message. Across nodes
+// where agreements exchange records point to point (exchange.go), it is
+// recursive doubling: ⌊log2 P⌋ rounds of one record each way between
+// partners, and where P is not a power of two a record into the doubling
+// and one back for each of the P - 2^⌊log2 P⌋ folded ranks; a record is
+// 0 bytes for a plain barrier, 40 for an agreement's maxima, up to 296 with
+// a reduction's or broadcast's bytes. Elsewhere across nodes it is one
+// MPI_Allreduce of the record, whose rounds are MPI's. A refusal adds one
+// MPI_Bcast of 1 KiB. A one-sided operation on a mapped part sends no
+// message; through an owner's server, a put or accumulate is one message
+// (two above 16 KiB: the request, then the payload), a get, or a
+// read-modify-write, a request and its reply, and a fence a request and its
+// reply to each target written since the last; a request after 800 µs
+// without one to the same target also rings its doorbell (one datagram).
+// Over MPI RMA each piece is one MPI_Put, MPI_Get or MPI_Accumulate and a
+// flush, MPI's messages.
+//
 // # Performance
 //
 // BENCHMARKS.md, at the root of the repository, compares this package with

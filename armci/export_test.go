@@ -41,10 +41,10 @@ var ExchangePartners = agreement.Partners
 // PartAddr is the address at which this process maps rank's part of s, or 0
 // where it does not map it.
 func PartAddr(s *Segment, rank int) uintptr {
-	if s.parts == nil || s.parts[rank] == nil {
+	if s.near == nil || s.near[rank] == nil {
 		return 0
 	}
-	return uintptr(unsafe.Pointer(unsafe.SliceData(s.parts[rank])))
+	return uintptr(unsafe.Pointer(unsafe.SliceData(s.near[rank].part)))
 }
 
 // Progressing reports whether the runtime's progress goroutine runs.
@@ -100,4 +100,92 @@ func FailHandoffs() (restore func()) {
 	handoffWait = func(*amServer, ...*mpi.Request) error { return ErrHandoff }
 	handoffRecv = func(*mpi.Comm, []byte, int, int) (mpi.Status, error) { return mpi.Status{}, ErrHandoff }
 	return func() { handoffWait, handoffRecv = w, r }
+}
+
+// Table is one of the tables a runtime or a segment keeps in a process
+// whose length grows with the number of processes: Entries of Bytes each.
+// What entries point to is a table of its own.
+type Table struct{ Entries, Bytes int }
+
+func table[E any](s []E) Table { var z E; return Table{len(s), int(unsafe.Sizeof(z))} }
+
+// SetMaxDoorbells makes runtimes of more than n processes go without
+// doorbells, until restore.
+func SetMaxDoorbells(n int) (restore func()) {
+	old := maxDoorbells
+	maxDoorbells = n
+	return func() { maxDoorbells = old }
+}
+
+// RuntimeTables lists rt's tables by name (see doc.go, Costs at scale).
+func RuntimeTables(rt *Runtime) map[string]Table {
+	t := map[string]Table{"turns": table(rt.turns)}
+	if a := rt.am; a != nil {
+		t["am.sent"], t["am.fenced"] = table(a.sent), table(a.fenced)
+		if d := a.bell; d != nil {
+			t["doorbell.peers"], t["doorbell.last"] = table(d.peers), table(d.last)
+			t["doorbell.count"], t["doorbell.heard"] = table(d.count), table(d.heard)
+			n := 0
+			for _, p := range d.peers {
+				if p != nil {
+					n++
+				}
+			}
+			// An address and its IPv4 bytes (8, the allocation's size).
+			t["doorbell.addrs"] = Table{n, int(unsafe.Sizeof(net.UDPAddr{})) + 8}
+		}
+	}
+	if l := rt.links; l != nil {
+		t["links.ranks"], t["links.peers"] = table(l.ranks), table(l.peers)
+		n := 0
+		for _, p := range l.peers {
+			if p != nil {
+				n++
+			}
+		}
+		t["links.link"] = Table{n, int(unsafe.Sizeof(link{}))}
+	}
+	if rt.node != nil {
+		t["node.ranks"] = table(rt.node.ranks)
+	}
+	if b := rt.bar; b != nil {
+		t["barrier.lines"], t["barrier.slots"] = table(b.lines), table(b.slots)
+	}
+	return t
+}
+
+// SegmentTables lists s's tables in this process by name, and the
+// transports its tables point to, by kind (see doc.go, Costs at scale).
+func SegmentTables(s *Segment) map[string]Table {
+	t := map[string]Table{"sizes": table(s.sizes), "to": table(s.to), "at": table(s.at), "near": table(s.near)}
+	if s.toSeg != nil {
+		t["toSeg"] = table(s.toSeg)
+	}
+	if s.issued != nil {
+		t["issued"], t["flushed"] = table(s.issued), table(s.flushed)
+	}
+	seen := map[any]bool{}
+	count := func(name string, x any, bytes int) {
+		if !seen[x] {
+			seen[x] = true
+			t[name] = Table{t[name].Entries + 1, bytes}
+		}
+	}
+	for r := range s.to {
+		for _, x := range []any{s.to[r], s.at[r]} {
+			switch v := x.(type) {
+			case *mapped:
+				count("mapped", v, int(unsafe.Sizeof(mapped{})))
+				if e := v.entered; e != nil && !seen[e] {
+					count("entered", e, int(unsafe.Sizeof(entered{})))
+					t["entered.bits"] = Table{t["entered.bits"].Entries + len(e.bits), 8}
+				}
+			case *viaAM:
+				count("viaAM", v, int(unsafe.Sizeof(viaAM{})))
+			case *overMPI:
+				count("overMPI", v, int(unsafe.Sizeof(overMPI{})))
+			}
+		}
+	}
+	return t
 }

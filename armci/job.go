@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"math"
 	"net"
 	"os"
 
@@ -49,18 +50,20 @@ const (
 )
 
 // newJob makes the job's identity over c: it is collective, one Allgather
-// and one Alltoall. Rank 0 publishes the secret with its host. here is the
-// IPv4 address at which every other process of c reaches this one, where
-// its links and doorbell listen (nil where it has none). Each process
-// publishes its host's name and its address: that of the interface MPI's
-// TCP traffic uses where the user named it (interfaceSpec), taken as it is
-// by the others; else the address the name resolves to there, which the
-// others take, or where it is a loopback one (as Debian's 127.0.1.1) and the
-// host is another, resolve the name themselves. Every process learns what
-// the others found for it. The processes on other hosts must all have
-// found the same; with none, it is the address found on its own host, or
-// the loopback. The processes on its own host are told it too (peerAddrs):
-// one address serves all.
+// of exWords words per process and one Allreduce of two words per host.
+// Rank 0 publishes the secret with its host. here is the IPv4 address at
+// which every other process of c reaches this one, where its links and
+// doorbell listen (nil where it has none). Each process publishes its
+// host's name and its address: that of the interface MPI's TCP traffic
+// uses where the user named it (interfaceSpec), taken as it is by the
+// others; else the address the name resolves to there, which the others
+// take, or where it is a loopback one (as Debian's 127.0.1.1) and the host
+// is another, resolve the name themselves, once per host. The processes
+// on other hosts must all have found the same address for a host: the
+// Allreduce leaves, for each host, the most and the least that the
+// processes elsewhere found for it. With no other host, it is the address
+// found on its own host, or the loopback. The processes on its own host
+// are told it too (peerAddrs): one address serves all.
 func newJob(c *mpi.Comm) (*job, error) {
 	n, me := c.Size(), c.Rank()
 	host, _ := os.Hostname()
@@ -86,54 +89,73 @@ func newJob(c *mpi.Comm) (*job, error) {
 	if err := mpi.Allgather(c, mine, all); err != nil {
 		return nil, err
 	}
-	names, reach := make([]string, n), make([]int64, n)
-	found := map[string]int64{}
-	for r := range n {
-		w := all[r*exWords : (r+1)*exWords]
-		names[r] = string(bytesOf(w[exName:exKey])[:w[exLen]])
-		if names[r] == "" {
-			continue
-		}
-		a, seen := found[names[r]]
-		if !seen {
-			a = w[exAddr]
-			if a&exPinned != 0 {
-				a &^= exPinned
-			} else if a == 0 || ipOf(a).IsLoopback() {
-				a = 0
-				if ip := lookup(names[r]); ip != nil {
-					a = int64(binary.BigEndian.Uint32(ip))
-				}
-			}
-			found[names[r]] = a
-		}
-		reach[r] = a
+	hosts, found, own := hostsOf(all, me)
+	// Each process's words for each host but its own: the address it
+	// found there, and its negation; its own host's take no part.
+	nh := len(found)
+	v, heard := make([]int64, 2*nh), make([]int64, 2*nh)
+	for h, a := range found {
+		v[h], v[nh+h] = a, -a
 	}
-	heard := make([]int64, n)
-	if err := mpi.Alltoall(c, reach, heard); err != nil {
+	v[own], v[nh+own] = math.MinInt64, math.MinInt64
+	if err := mpi.Allreduce(c, v, heard, mpi.Max); err != nil {
 		return nil, err
 	}
 	j := &job{key: bytes.Clone(bytesOf(all[exKey:exWords]))}
-	if names[me] == "" {
+	if hosts[own] == "" {
 		return j, nil
 	}
-	here, others := int64(0), false
-	for r := range n {
-		if names[r] == names[me] {
-			continue
-		}
-		if heard[r] == 0 || others && heard[r] != here {
-			return j, nil
-		}
-		here, others = heard[r], true
-	}
-	if !others {
-		here = reach[me]
+	here := heard[own]
+	switch {
+	case here == math.MinInt64: // no other host
+		here = found[own]
 		if here == 0 {
 			j.here = net.IPv4(127, 0, 0, 1).To4()
 			return j, nil
 		}
+	case here == 0 || -heard[nh+own] != here:
+		return j, nil
 	}
 	j.here = ipOf(here)
 	return j, nil
+}
+
+// hostsOf reads the hosts of newJob's words all, in the order of their
+// first process, with the address at which this process finds each (0 for
+// none), and which is process me's: a table per host, not per process.
+func hostsOf(all []int64, me int) (hosts []string, found []int64, own int) {
+	index := map[string]int{}
+	for r := range len(all) / exWords {
+		w := all[r*exWords : (r+1)*exWords]
+		name := bytesOf(w[exName:exKey])[:w[exLen]]
+		h, seen := index[string(name)]
+		if !seen {
+			h = len(hosts)
+			index[string(name)] = h
+			hosts = append(hosts, string(name))
+			found = append(found, hostAddr(string(name), w[exAddr]))
+		}
+		if r == me {
+			own = h
+		}
+	}
+	return hosts, found, own
+}
+
+// hostAddr is the address at which this process finds host name, whose
+// first process published a (newJob): a pinned one as it is, else the one
+// published unless that is none or a loopback one, else the name's here.
+func hostAddr(name string, a int64) int64 {
+	switch {
+	case name == "":
+		return 0
+	case a&exPinned != 0:
+		return a &^ exPinned
+	case a != 0 && !ipOf(a).IsLoopback():
+		return a
+	}
+	if ip := lookup(name); ip != nil {
+		return int64(binary.BigEndian.Uint32(ip))
+	}
+	return 0
 }

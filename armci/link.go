@@ -38,7 +38,24 @@ import (
 // all on MPI's messages. Where the network does one-sided operations in
 // hardware (RemoteRMA), agreements are MPI collectives and no link is made.
 type links struct {
-	peers []*link // by rank; nil where no exchange pairs us
+	ranks []int   // the partners, as agreement.Partners lists them
+	peers []*link // by place in ranks; nil until linked
+}
+
+// newLinks is the links of a process whose exchange partners are ranks,
+// none made yet: two entries per partner, log2 P of them, not per process.
+func newLinks(ranks []int) *links {
+	return &links{ranks: ranks, peers: make([]*link, len(ranks))}
+}
+
+// to is the link to rank p, or nil where there is none.
+func (l *links) to(p int) *link {
+	for i, r := range l.ranks {
+		if r == p {
+			return l.peers[i]
+		}
+	}
+	return nil
 }
 
 // link is the connection to one partner: its descriptor, and its receive
@@ -128,8 +145,9 @@ var listening func(network string, addr net.Addr)
 func openLinks(c *mpi.Comm, j *job) (*links, error) {
 	n, me := c.Size(), c.Rank()
 	key, here := j.secret("link"), j.here
+	partners := agreement.Partners(n, me)
 	var higher, lower []int
-	for _, p := range agreement.Partners(n, me) {
+	for _, p := range partners {
 		if p > me {
 			higher = append(higher, p)
 		} else {
@@ -154,7 +172,7 @@ func openLinks(c *mpi.Comm, j *job) (*links, error) {
 		}
 		return nil, err
 	}
-	l := &links{peers: make([]*link, n)}
+	l := newLinks(partners)
 	var fail error
 	switch {
 	case off:
@@ -321,7 +339,7 @@ func (l *links) accept(ln *net.TCPListener, key []byte, me int, want []int) (bad
 		switch {
 		case h.err != nil:
 			err = h.err
-		case l.peers[h.p] != nil:
+		case l.to(h.p) != nil:
 			nstrangers.Add(1)
 			h.conn.Close()
 		default:
@@ -372,12 +390,16 @@ func answer(conn *net.TCPConn, key []byte, me int, want []int) (int, error) {
 	return p, nil
 }
 
-// keep makes conn the link to rank p, without delayed sends. C reads and
+// keep makes conn the link to rank p, a partner, without delayed sends. C reads and
 // writes it through a duplicate of its descriptor that Go does not know: on
 // the original, registered with Go's poller, each frame that arrived woke
 // the poller's thread, beside the one spinning for it on the same core.
 func (l *links) keep(p int, conn *net.TCPConn) error {
 	defer conn.Close()
+	i := slices.Index(l.ranks, p)
+	if i < 0 {
+		return fmt.Errorf("armci: rank %d is not an exchange partner", p)
+	}
 	if err := conn.SetNoDelay(true); err != nil {
 		return err
 	}
@@ -392,7 +414,7 @@ func (l *links) keep(p int, conn *net.TCPConn) error {
 			dupErr = errno
 			return
 		}
-		l.peers[p] = &link{fd: int(nfd)}
+		l.peers[i] = &link{fd: int(nfd)}
 	}); err != nil {
 		return err
 	}
@@ -411,7 +433,7 @@ func (l *links) close() {
 // as one frame, and recv (if not nil) is filled from the peer's, serving
 // requests aimed at this process while it waits.
 func (l *links) exchange(a *amServer, out []byte, recv *agreement.Record, peer int) error {
-	p := l.peers[peer]
+	p := l.to(peer)
 	if p == nil {
 		return fmt.Errorf("armci: no link to rank %d", peer)
 	}

@@ -43,7 +43,7 @@ func TestLinkHello(t *testing.T) {
 		io.ReadFull(c, hello)
 		captured <- hello
 	}()
-	dialer := &links{peers: make([]*link, 3)}
+	dialer := newLinks([]int{0})
 	if err := dialer.dial(key, 1, 0, fake.Addr().(*net.TCPAddr)); err == nil {
 		t.Error("dial: linked to a listener that sent no ack")
 	}
@@ -54,7 +54,7 @@ func TestLinkHello(t *testing.T) {
 	}
 
 	ln := listen(t)
-	l := &links{peers: make([]*link, 3)}
+	l := newLinks([]int{1, 2})
 	defer l.close()
 	defer dialer.close()
 	addr := ln.Addr().(*net.TCPAddr)
@@ -78,8 +78,8 @@ func TestLinkHello(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("accept: %v", err)
 	}
-	if l.peers[1] == nil || l.peers[2] != nil || dialer.peers[0] == nil {
-		t.Errorf("links: listener's %v, dialler's %v; want the listener's to rank 1 and the dialler's to rank 0 only", l.peers, dialer.peers)
+	if l.to(1) == nil || l.to(2) != nil || dialer.to(0) == nil {
+		t.Errorf("links: listener's %v to %v, dialler's %v to %v; want the listener's to rank 1 and the dialler's to rank 0 only", l.peers, l.ranks, dialer.peers, dialer.ranks)
 	}
 	if want := "armci: process 0: links dropped 2 connections at start (1 without a valid hello, 1 from ranks not its partners)\n"; trace.String() != want {
 		t.Errorf("trace %q, want %q", trace.String(), want)
@@ -99,9 +99,9 @@ func TestLinkHello(t *testing.T) {
 		io.ReadFull(c, b)
 		c.Write(b[8+nonceLen:])
 	}()
-	other := &links{peers: make([]*link, 3)}
+	other := newLinks([]int{0})
 	err := other.dial(key, 1, 0, fake.Addr().(*net.TCPAddr))
-	if err == nil || !strings.Contains(err.Error(), "secret") || other.peers[0] != nil {
+	if err == nil || !strings.Contains(err.Error(), "secret") || other.to(0) != nil {
 		t.Errorf("dial of a listener without the secret: %v, want an error that names the secret", err)
 	}
 }

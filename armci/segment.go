@@ -42,9 +42,8 @@ type Segment struct {
 	// the operations that inline it.
 	near []*mapped
 
-	// allMapped: every part is mapped (parts[r] is rank r's data).
+	// allMapped: every part is mapped (near[r].part is rank r's data).
 	allMapped bool
-	parts     [][]byte
 
 	// Accumulate and read-modify-write must use one mechanism on every
 	// target to stay atomic against each other. cpu: the processor's, on
@@ -335,15 +334,14 @@ func (s *Segment) mapAll(size, revive int) error {
 			w.Free()
 			return err
 		}
-		var lock *uint32
-		lock, s.parts[r], _ = partIn(mem, s.sizes[r])
-		s.mapPart(r, lock)
+		lock, part, _ := partIn(mem, s.sizes[r])
+		s.mapPart(r, part, lock)
 	}
 	*s.near[s.rank].lock = 0
 	if revive >= 0 {
 		// The removed pages read as zeros; the bytes that share a page
 		// with the window's other memory kept the old segment's.
-		local := s.parts[s.rank]
+		local := s.near[s.rank].part
 		if in := innerPages(local); in != nil {
 			head := int(uintptr(unsafe.Pointer(unsafe.SliceData(in))) - uintptr(unsafe.Pointer(unsafe.SliceData(local))))
 			clear(local[:head])
@@ -380,10 +378,8 @@ func (s *Segment) mapNodes(node *nodeParts, size int) error {
 			node.free()
 			return err
 		}
-		var lock *uint32
-		var off int
-		lock, s.parts[r], off = partIn(mem, s.sizes[r])
-		s.mapPart(r, lock)
+		lock, part, off := partIn(mem, s.sizes[r])
+		s.mapPart(r, part, lock)
 		if r == s.rank {
 			own = off
 		}
@@ -427,23 +423,22 @@ func (s *Segment) openOwn(size int) error {
 	}
 	s.win = w
 	s.reachers(s.comm.Size())
-	var lock *uint32
-	lock, s.parts[s.rank], _ = partIn(w.Bytes(), size)
+	lock, part, _ := partIn(w.Bytes(), size)
 	*lock = 0
-	s.mapPart(s.rank, lock)
+	s.mapPart(s.rank, part, lock)
 	return nil
 }
 
 // reachers makes the tables of how this process reaches each of n parts.
 func (s *Segment) reachers(n int) {
-	s.parts, s.to, s.at, s.near = make([][]byte, n), make([]transport, n), make([]atomics, n), make([]*mapped, n)
+	s.to, s.at, s.near = make([]transport, n), make([]atomics, n), make([]*mapped, n)
 }
 
-// mapPart reaches rank's part, which this process maps (parts[rank]), by
-// the mapped transport, and through its accumulate lock lock by the
+// mapPart reaches rank's part, which this process maps at part, by the
+// mapped transport, and through its accumulate lock lock by the
 // processor's atomics where the segment's are those (cpu), else by MPI's.
-func (s *Segment) mapPart(rank int, lock *uint32) {
-	m := &mapped{part: s.parts[rank], word: &s.rt.fenceWord}
+func (s *Segment) mapPart(rank int, part []byte, lock *uint32) {
+	m := &mapped{part: part, word: &s.rt.fenceWord}
 	if rank != s.rank {
 		m.entered = newEntered(m.part)
 	}
@@ -467,7 +462,7 @@ func (s *Segment) overMPI(rank int) {
 // and reaches every part it does not map through their owners' servers; it
 // is collective.
 func (s *Segment) reachByAM() error {
-	s.amID = s.rt.am.register(s.parts[s.rank], s.near[s.rank].lock)
+	s.amID = s.rt.am.register(s.near[s.rank].part, s.near[s.rank].lock)
 	all := make([]int64, 2*s.comm.Size())
 	if err := mpi.Allgather(s.comm, []int64{int64(s.rt.rank), s.amID}, all); err != nil {
 		s.rt.am.unregister(s.amID)
@@ -552,7 +547,7 @@ func (s *Segment) Free() error {
 		return err
 	}
 	s.freed = true
-	s.parts, s.to, s.at, s.near, s.node = nil, nil, nil, nil, nil
+	s.to, s.at, s.near, s.node = nil, nil, nil, nil
 	if s.rma {
 		s.rt.rmaSegments.Add(-1)
 	}
@@ -596,8 +591,8 @@ func (s *Segment) Local() []byte {
 	if s == nil || s.freed {
 		return nil
 	}
-	if s.parts != nil && s.parts[s.rank] != nil {
-		return s.parts[s.rank]
+	if s.near != nil && s.near[s.rank] != nil {
+		return s.near[s.rank].part
 	}
 	return s.win.Bytes()
 }
@@ -640,7 +635,7 @@ func as[T any](op string, b []byte) ([]T, error) {
 // (every rank if rank < 0).
 func (s *Segment) fence(rank int) error {
 	if rank < 0 {
-		if s.parts != nil {
+		if s.near[s.rank] != nil {
 			s.rt.fenceWord.Add(1) // orders the copies into mapped parts
 		}
 		switch {

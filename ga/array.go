@@ -58,14 +58,57 @@ type Array[T Elem] struct {
 	stage     []T         // where reads of other nodes' faces land (stageSpans)
 	staged    []stageSpan // the spans of the last update's staged reads, kept for the next
 	// corners places each block for quick (quick.go); nil for arrays of
-	// many blocks. direct[r] is rank r's storage where this process maps it
-	// (a zero Direct elsewhere), for quick's transfers.
+	// many blocks. direct.at(r) is rank r's storage where this process maps
+	// it (a zero Direct elsewhere), for quick's transfers.
 	corners *cornerTable
-	direct  []armci.Direct[T]
+	direct  directs[T]
 	// direct64 and direct32 are direct itself where T is int64 or int32,
 	// typed for ReadInc's fetch-and-add without a type switch per call.
-	direct64 []armci.Direct[int64]
-	direct32 []armci.Direct[int32]
+	direct64 directs[int64]
+	direct32 directs[int32]
+}
+
+// directs holds the Directs of the ranks from the lowest to the highest
+// that this process maps (its node's, in one run of ranks where mpirun
+// places ranks by node): entries for those, not for every process of the
+// array. A rank outside is not mapped.
+type directs[T armci.AccElem] struct {
+	base int
+	d    []armci.Direct[T]
+	none armci.Direct[T] // the zero Direct, for ranks outside
+}
+
+// directsOf makes the directs of seg's n ranks.
+func directsOf[T armci.AccElem](seg *armci.Segment, n int) directs[T] {
+	lo, hi := n, -1
+	for r := range n {
+		if seg.Mapped(r) {
+			lo, hi = min(lo, r), r
+		}
+	}
+	t := directs[T]{base: lo}
+	if hi >= lo {
+		t.d = make([]armci.Direct[T], hi-lo+1)
+		for i := range t.d {
+			t.d[i], _ = armci.DirectTo[T](seg, lo+i)
+		}
+	}
+	return t
+}
+
+// at returns rank r's Direct, the zero one where this process does not map
+// r's storage.
+func (t *directs[T]) at(r int) *armci.Direct[T] {
+	if i := uint(r - t.base); i < uint(len(t.d)) {
+		return &t.d[i]
+	}
+	return &t.none
+}
+
+// typed is t where its element type is E, else nil.
+func typed[E armci.AccElem, T armci.AccElem](t *directs[T]) *directs[E] {
+	e, _ := any(t).(*directs[E])
+	return e
 }
 
 // Builder sets an array's properties one by one before Allocate, as GA's
@@ -274,15 +317,12 @@ func (a *Array[T]) malloc(op string) error {
 		return &Error{Op: op, Array: a.name, Err: err, Msg: fmt.Sprintf("%d bytes on this process (%T %v): %v", a.bytes, z, a.dims, err)}
 	}
 	a.seg = seg
-	a.direct = make([]armci.Direct[T], a.g.size())
-	for r := range a.direct {
-		a.direct[r], _ = armci.DirectTo[T](seg, r)
+	a.direct = directsOf[T](seg, a.g.size())
+	if d := typed[int64](&a.direct); d != nil {
+		a.direct64 = *d
 	}
-	switch d := any(a.direct).(type) {
-	case []armci.Direct[int64]:
-		a.direct64 = d
-	case []armci.Direct[int32]:
-		a.direct32 = d
+	if d := typed[int32](&a.direct); d != nil {
+		a.direct32 = *d
 	}
 	proc.mu.Lock()
 	proc.used += a.bytes
@@ -346,7 +386,7 @@ func (a *Array[T]) Destroy() error {
 
 // release frees a's storage.
 func (a *Array[T]) release() error {
-	a.direct, a.direct64, a.direct32 = nil, nil, nil
+	a.direct, a.direct64, a.direct32 = directs[T]{}, directs[int64]{}, directs[int32]{}
 	if err := a.seg.Free(); err != nil {
 		return err
 	}

@@ -564,6 +564,50 @@
 //	(Go only)                     a.String (fmt's name, type and dims of an array)
 //	(Go only)                     (*Error).Unwrap (errors.Is and errors.As on ga's errors)
 //
+// # Costs at scale
+//
+// What ga keeps in each process, as P (the processes of the array's group),
+// n (those of this process's node), N (the nodes) and B (the array's
+// blocks) grow; armci's doc says the same of the runtime and of the segment
+// under each array (48P to 80P bytes, the largest term):
+//
+//	                         bytes in each process
+//	GA (Init)                the world's members 8P; the cluster 16P + 24N
+//	                         (each process's node, each node's processes)
+//	each group               its members 8P
+//	each array               the map: a word per block along each dimension
+//	                         (d·P^(1/d) for GA's default distribution, B^(1/d)
+//	                         per dimension block-cyclic); its own blocks and
+//	                         their spans, 8 and 16 each; the corner table,
+//	                         184 per block where B ≤ 4096, none beyond (the
+//	                         general path then places each block as it goes);
+//	                         a Direct of 56 per rank from the lowest to the
+//	                         highest this process maps (its node's n where
+//	                         ranks are placed by node, none where MPI maps
+//	                         nothing); and the armci segment
+//
+// TestArrayCostsAtScale checks the Directs and the corners. With GA's
+// default distribution, B = P: the corner table is 184P up to 4096
+// processes, 0.75 MB an array at 4096, and none from 4097 on.
+//
+// Messages. A collective call that agrees (validate, agree, act) adds one
+// agreement to what it does: on one node a barrier in shared memory, across
+// nodes ⌊log2 P⌋ rounds of point-to-point records or one MPI_Allreduce
+// (armci's doc), and one MPI_Bcast more only where a process refused.
+// Create is that agreement and armci's Malloc (two Allgathers of 8 and 16
+// bytes a process where other nodes are reached by active messages, the
+// first alone elsewhere), Destroy the agreement and
+// a barrier. Sync is a fence of every target written and the agreement.
+// Brdcst and Gop of up to 1 KiB on one node and 256 bytes across nodes are
+// one agreement that carries the data; larger ones add the MPI call. A
+// Put, Get or Acc sends nothing to a block this process maps, and one
+// armci operation per owner's block otherwise.
+//
+// O(P) per process: the cluster and the groups' members, as GA C keeps
+// them, each Create's Allgathers, and the armci segment's per-target
+// tables (80P bytes across nodes: 8 MB an array at P = 100,000); armci's
+// doc says what would make them smaller.
+//
 // # Performance
 //
 // BENCHMARKS.md, at the root of the repository, compares this package with the

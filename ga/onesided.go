@@ -14,7 +14,7 @@ import (
 func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
 		a.note(r, statPut, n*a.es)
-		if d := &a.direct[r]; d.Mapped() {
+		if d := a.direct.at(r); d.Mapped() {
 			d.Put(off, buf[:n])
 			return nil
 		}
@@ -46,7 +46,7 @@ func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 	a = a.source()
 	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
 		a.note(r, statGet, n*a.es)
-		if d := &a.direct[r]; d.Mapped() {
+		if d := a.direct.at(r); d.Mapped() {
 			d.Get(off, buf[:n])
 			return nil
 		}
@@ -77,7 +77,7 @@ func (a *Array[T]) get(lo, hi []int, buf []T, ld []int) error {
 func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
 		a.note(r, statAcc, n*a.es)
-		if d := &a.direct[r]; d.Mapped() {
+		if d := a.direct.at(r); d.Mapped() {
 			return d.Acc(off, buf[:n], alpha)
 		}
 		return armci.Acc(a.seg, r, off*a.es, buf[:n], alpha)
@@ -109,11 +109,11 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 	// An integer this process maps and adds to with the processor's
 	// atomic: countedFetchAdd. Elsewhere (MPI's atomics) the general path.
 	if r, off, _, ok := a.quick(sub, sub, nil, 1); ok {
-		if a.direct64 != nil && a.direct64[r].CPU() {
-			return countedFetchAdd(a.g, &a.direct64[r], r, off, inc, a.es)
+		if d := a.direct64.at(r); d.CPU() {
+			return countedFetchAdd(a.g, d, r, off, inc, a.es)
 		}
-		if a.direct32 != nil && a.direct32[r].CPU() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
-			return countedFetchAdd(a.g, &a.direct32[r], r, off, int32(inc), a.es)
+		if d := a.direct32.at(r); d.CPU() && inc >= math.MinInt32 && inc <= math.MaxInt32 {
+			return countedFetchAdd(a.g, d, r, off, int32(inc), a.es)
 		}
 	}
 	if err := a.checkPatch("ReadInc", sub, sub); err != nil {
