@@ -28,7 +28,7 @@ func TestGhosts(t *testing.T) {
 		t.Run("Invisible", testGhostInvisible)
 		t.Run("Solvers", testGhostSolvers)
 		t.Run("Misuse", testGhostMisuse)
-	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP), mpitest.ManyNodes())
 }
 
 // cuts returns the starts of n blocks along an extent, as even as possible
@@ -40,6 +40,24 @@ func cuts(extent, n int) []int {
 		s[i] = extent - (n-i)*(extent/n)
 	}
 	return s
+}
+
+// blocksHold reports whether every block of the default distribution of
+// dims is at least width[d] wide along each dimension d.
+func blocksHold(t *testing.T, dims, width []int) bool {
+	a, err := ga.Create[int32]("blocks", dims, nil)
+	must(t, err)
+	defer destroy(t, a)
+	for p := range ga.Nnodes() {
+		if lo, hi, ok := a.Distribution(p); ok {
+			for d, w := range width {
+				if hi[d]-lo[d]+1 < w {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // halo is where a storage cell of this process's block with its halo lies:
@@ -218,8 +236,16 @@ type ghostCase struct {
 func (c ghostCase) make(t *testing.T, name string, mk func(name string, dims, width []int, starts [][]int) error) {
 	t.Helper()
 	if !c.irregular {
-		must(t, mk(name, c.dims, c.width, nil))
-		return
+		if blocksHold(t, c.dims, c.width) {
+			must(t, mk(name, c.dims, c.width, nil))
+			return
+		}
+		// On many processes the default distribution cuts a block
+		// thinner than a width, and the halo would need more than one
+		// neighbour: refused (GA C does not check), and the case is made
+		// irregular as below.
+		wantErr(t, fmt.Sprintf("%v width %v regular on %d processes", c.dims, c.width, ga.Nnodes()), mk(name, c.dims, c.width, nil),
+			"", name, nil, "wider than the block")
 	}
 	// Split the first dimension over up to every process, the second in
 	// two, as the widths allow.
@@ -396,7 +422,8 @@ func testGhostPeriodic(t *testing.T) {
 // testGhostInvisible checks that patches, collectives and element-wise
 // operations see an array's own elements only and leave its halo alone.
 func testGhostInvisible(t *testing.T) {
-	dims := []int{9, 7}
+	// Rows for a halo of 2 on every block up to 8 processes.
+	dims := []int{17, 7}
 	a, err := ga.CreateGhosts[float64]("ghosted", dims, []int{2, 1}, nil)
 	must(t, err)
 	defer destroy(t, a)

@@ -28,6 +28,29 @@
 // collective calls until Run's watcher notices the failure and aborts.
 // t.Error and t.Errorf remain the way to report a failure after which the
 // ranks stay in step; the job still fails (and is aborted) when one is called.
+//
+// # Simulated nodes
+//
+// Jobs can run on nodes simulated on this machine: scripts/node-agent, the
+// remote shell mpirun is given, starts each node's ranks in a UTS
+// namespace named after the node (NodeB, NodeC, NodeD, which /etc/hosts
+// resolves to 127.0.0.2-4), so that Open MPI, armci and ga see separate
+// hosts: shared memory inside a node, TCP between them. make test has two
+// passes on them, chosen by GOGA_MPITEST_NODES:
+//
+//   - 2, the two-node pass: every test that runs over TCP or asks for
+//     AcrossNodes runs on TwoNodes, at its rank counts from 2 up (halves
+//     on this host and NodeB), and the rest skip;
+//   - 4, the four-node pass: every test that asks for ManyNodes runs at
+//     8 ranks on four nodes, placed unevenly and evenly (Placement 3+2+2+1
+//     and 2+2+2+2; GOGA_MPITEST_PLACEMENTS, such as "4x4", sets others),
+//     or at the placements its ManyNodes names, and the rest skip. These
+//     tests check what many nodes change: mirrored arrays (a copy per
+//     node), groups that span and split nodes, the cluster queries against
+//     the placement, one operation over shared memory and the network,
+//     atomicity with exact totals, ghosts and the solvers.
+//
+// A rank learns its job's placement from Placed.
 package mpitest
 
 import (
@@ -84,7 +107,8 @@ const (
 	// as a cluster job does.
 	// When GOGA_MPITEST_NODES is 2 (make test's two-node pass), Run runs
 	// every test that runs over TCP (or asks for AcrossNodes) on it alone,
-	// on 2 to 4 ranks, and skips the rest; see TwoNodesUsable. The job
+	// on 2 to 4 ranks, and skips the rest; see TwoNodesUsable. Placement
+	// places jobs on more nodes the same way. The job
 	// yields the cores when idle (mpi_yield_when_idle): each simulated
 	// node's slots are not this machine's cores, so Open MPI does not see
 	// that it oversubscribes them, and busy-polling ranks starved each
@@ -187,6 +211,7 @@ type config struct {
 	timeout     time.Duration
 	acrossNodes bool
 	manyNodes   bool
+	manyPlaces  []Placement
 	mpichSkip   string // why the test does not run under MPICH
 }
 
@@ -207,8 +232,11 @@ func AcrossNodes() Option { return func(c *config) { c.acrossNodes = true } }
 
 // ManyNodes puts a test in the many-node pass (GOGA_MPITEST_NODES=4 in
 // make test): a test that checks what more than two nodes change, and
-// whose body works at the pass's rank counts (8 by default).
-func ManyNodes() Option { return func(c *config) { c.manyNodes = true } }
+// whose body works at the pass's placements (8 ranks by default), or at
+// places, for a test that needs a rank count of its own.
+func ManyNodes(places ...Placement) Option {
+	return func(c *config) { c.manyNodes, c.manyPlaces = true, places }
+}
 
 // Timeout sets how long one launch may take before it is killed (default 120 s,
 // or GOGA_MPITEST_TIMEOUT as a Go duration).
@@ -307,7 +335,7 @@ func Run(t *testing.T, body func(t *testing.T), opts ...Option) {
 }
 
 // runManyNodes is Run in the many-node pass: a test that asks for it
-// (ManyNodes) runs at each of the pass's placements on n simulated nodes,
+// (ManyNodes) runs at each of its placements or the pass's on n simulated nodes,
 // its timeout grown in proportion to the ranks beyond 4 (they share this
 // machine's cores); the rest skip.
 func runManyNodes(t *testing.T, n int, cfg config) {
@@ -318,9 +346,12 @@ func runManyNodes(t *testing.T, n int, cfg config) {
 	if MPICH() {
 		t.Skipf("under MPICH: simulated nodes are made of Open MPI's components (btl tcp, osc ucx); MPICH runs on one node's shared memory only")
 	}
-	places, err := manyNodesPlacements(n)
-	if err != nil {
-		t.Fatal(err)
+	places := cfg.manyPlaces
+	if len(places) == 0 {
+		var err error
+		if places, err = manyNodesPlacements(n); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, p := range places {
 		t.Run(fmt.Sprintf("np=%d/%v", p.Ranks(), p), func(t *testing.T) {
