@@ -53,10 +53,11 @@ vet:
 TWO_NODE_PKGS ?= ./mpi ./armci ./ga ./blacs ./scalapack ./peigs ./examples/...
 # The four-node pass runs the tests that check what many nodes change
 # (mpitest.ManyNodes: mirrored arrays, processor groups, cluster queries,
-# the mixed transport, atomicity, ghosts, the solvers) at 8 ranks on four
-# nodes simulated on this machine, placed 3+2+2+1 and 2+2+2+2; 3 minutes
-# here. FOUR_NODE_PLACEMENTS=4x4 runs them at 16 ranks instead.
-FOUR_NODE_PKGS ?= ./armci ./ga ./scalapack
+# the mixed transport, atomicity, ghosts, the solvers, the demo, jacobi and
+# taskpool) at 8 ranks on four nodes simulated on this machine, placed
+# 3+2+2+1 and 2+2+2+2: 2-3 minutes here, loaded. FOUR_NODE_PLACEMENTS=4x4
+# runs them at 16 ranks instead.
+FOUR_NODE_PKGS ?= ./armci ./ga ./scalapack ./cmd/demo ./examples/jacobi ./examples/taskpool
 FOUR_NODE_PLACEMENTS ?=
 # The MPICH pass builds with -tags mpich against Debian's MPICH, installed
 # beside Open MPI, and runs the suites that do not go through MPI RMA, which

@@ -48,7 +48,8 @@
 //     tests check what many nodes change: mirrored arrays (a copy per
 //     node), groups that span and split nodes, the cluster queries against
 //     the placement, one operation over shared memory and the network,
-//     atomicity with exact totals, ghosts and the solvers.
+//     atomicity with exact totals, ghosts, the solvers, and the demo and
+//     examples that use them.
 //
 // A rank learns its job's placement from Placed.
 package mpitest
