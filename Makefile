@@ -55,7 +55,7 @@ TWO_NODE_PKGS ?= ./mpi ./armci ./ga ./blacs ./scalapack ./peigs ./examples/...
 # (mpitest.ManyNodes: mirrored arrays, processor groups, cluster queries,
 # the mixed transport, atomicity, ghosts, the solvers, the demo, jacobi and
 # taskpool) at 8 ranks on four nodes simulated on this machine, placed
-# 3+2+2+1 and 2+2+2+2: 2-3 minutes here, loaded. FOUR_NODE_PLACEMENTS=4x4
+# 3+2+2+1 and 2+2+2+2: 2-4 minutes here, as loaded. FOUR_NODE_PLACEMENTS=4x4
 # runs them at 16 ranks instead.
 FOUR_NODE_PKGS ?= ./armci ./ga ./scalapack ./cmd/demo ./examples/jacobi ./examples/taskpool
 FOUR_NODE_PLACEMENTS ?=
