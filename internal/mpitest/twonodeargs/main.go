@@ -24,9 +24,13 @@ func main() {
 	placement := flag.String("placement", "", "place the ranks on simulated nodes: 3+2+2+1, 4x4")
 	flag.Parse()
 	if *placement != "" {
+		if flag.NArg() != 0 || *rankfile != "" {
+			fmt.Fprintln(os.Stderr, "usage: twonodeargs -placement COUNTS (no NP, no -rankfile)")
+			os.Exit(2)
+		}
 		p, err := mpitest.ParsePlacement(*placement)
-		if flag.NArg() != 0 || *rankfile != "" || err != nil {
-			fmt.Fprintln(os.Stderr, "usage: twonodeargs -placement COUNTS (no NP, no -rankfile)", err)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "twonodeargs:", err)
 			os.Exit(2)
 		}
 		if why := p.Usable(); why != "" {
