@@ -22,7 +22,7 @@ func TestAtomicity(t *testing.T) {
 		t.Run("MutexSets", func(t *testing.T) { eachMode(t, testMutexSets) })
 		t.Run("Goroutines", func(t *testing.T) { eachMode(t, goroutines(4, reps().threaded)) })
 		t.Run("FenceGoroutines", func(t *testing.T) { eachMode(t, testFenceGoroutines) })
-	}, bothTransports)
+	}, bothTransports, mpitest.ManyNodes())
 }
 
 // TestGoroutinesTCP: 8 goroutines per rank at once over TCP (osc ucx), where

@@ -74,5 +74,5 @@ func TestNodeLocality(t *testing.T) {
 			}
 		}
 		must(t, rt.Finalize())
-	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP), mpitest.AcrossNodes())
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP), mpitest.AcrossNodes(), mpitest.ManyNodes())
 }

@@ -28,7 +28,7 @@ func TestGhosts(t *testing.T) {
 		t.Run("Invisible", testGhostInvisible)
 		t.Run("Solvers", testGhostSolvers)
 		t.Run("Misuse", testGhostMisuse)
-	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP), mpitest.ManyNodes())
 }
 
 // cuts returns the starts of n blocks along an extent, as even as possible
@@ -40,6 +40,40 @@ func cuts(extent, n int) []int {
 		s[i] = extent - (n-i)*(extent/n)
 	}
 	return s
+}
+
+// createGhostCase creates c's array with CreateGhosts or, made irregular,
+// CreateGhostsIrreg.
+func createGhostCase[T ga.Elem](t *testing.T, name string, c ghostCase) *ga.Array[T] {
+	t.Helper()
+	var a *ga.Array[T]
+	c.make(t, name, func(name string, dims, width []int, starts [][]int) (err error) {
+		if starts == nil {
+			a, err = ga.CreateGhosts[T](name, dims, width, nil)
+		} else {
+			a, err = ga.CreateGhostsIrreg[T](name, dims, width, starts)
+		}
+		return err
+	})
+	return a
+}
+
+// blocksHold reports whether every block of the default distribution of
+// dims is at least width[d] wide along each dimension d.
+func blocksHold(t *testing.T, dims, width []int) bool {
+	a, err := ga.Create[int32]("blocks", dims, nil)
+	must(t, err)
+	defer destroy(t, a)
+	for p := range ga.Nnodes() {
+		if lo, hi, ok := a.Distribution(p); ok {
+			for d, w := range width {
+				if hi[d]-lo[d]+1 < w {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // halo is where a storage cell of this process's block with its halo lies:
@@ -218,8 +252,16 @@ type ghostCase struct {
 func (c ghostCase) make(t *testing.T, name string, mk func(name string, dims, width []int, starts [][]int) error) {
 	t.Helper()
 	if !c.irregular {
-		must(t, mk(name, c.dims, c.width, nil))
-		return
+		if blocksHold(t, c.dims, c.width) {
+			must(t, mk(name, c.dims, c.width, nil))
+			return
+		}
+		// On many processes the default distribution cuts a block
+		// thinner than a width, and the halo would need more than one
+		// neighbour: refused (GA C does not check), and the case is made
+		// irregular as below.
+		wantErr(t, fmt.Sprintf("%v width %v regular on %d processes", c.dims, c.width, ga.Nnodes()), mk(name, c.dims, c.width, nil),
+			"", name, nil, "wider than the block")
 	}
 	// Split the first dimension over up to every process, the second in
 	// two, as the widths allow.
@@ -247,15 +289,7 @@ var ghostCases = []ghostCase{
 // the middle of every dimension (landing on block edges) and updates again.
 func testGhostModel[T ga.Elem](t *testing.T) {
 	for _, c := range ghostCases {
-		var a *ga.Array[T]
-		c.make(t, "model", func(name string, dims, width []int, starts [][]int) (err error) {
-			if starts == nil {
-				a, err = ga.CreateGhosts[T](name, dims, width, nil)
-			} else {
-				a, err = ga.CreateGhostsIrreg[T](name, dims, width, starts)
-			}
-			return err
-		})
+		a := createGhostCase[T](t, "model", c)
 		what := fmt.Sprintf("%v width %v", c.dims, c.width)
 		ref := pattern(c.dims, func(i int) T { return mk[T](i+1, i%7) })
 		putAll(t, a, ref)
@@ -397,8 +431,7 @@ func testGhostPeriodic(t *testing.T) {
 // operations see an array's own elements only and leave its halo alone.
 func testGhostInvisible(t *testing.T) {
 	dims := []int{9, 7}
-	a, err := ga.CreateGhosts[float64]("ghosted", dims, []int{2, 1}, nil)
-	must(t, err)
+	a := createGhostCase[float64](t, "ghosted", ghostCase{dims, []int{2, 1}, false})
 	defer destroy(t, a)
 	b, err := ga.Create[float64]("plain", dims, nil)
 	must(t, err)
@@ -479,8 +512,11 @@ func testGhostSolvers(t *testing.T) {
 // testGhostMisuse checks that bad widths and calls fail on every process,
 // naming the call.
 func testGhostMisuse(t *testing.T) {
-	starts := [][]int{cuts(8, ga.Nnodes()), {0}}
-	for _, w := range [][]int{{8/ga.Nnodes() + 1, 0}, {0, 7}, {-1, 1}, {1}} {
+	// cuts makes blocks of 8/nb rows, the first longer: a width one
+	// more is refused.
+	nb := min(ga.Nnodes(), 8)
+	starts := [][]int{cuts(8, nb), {0}}
+	for _, w := range [][]int{{8/nb + 1, 0}, {0, 7}, {-1, 1}, {1}} {
 		_, err := ga.CreateGhostsIrreg[float64]("wide", []int{8, 6}, w, starts)
 		wantErr(t, fmt.Sprint("widths ", w), err, "CreateGhostsIrreg", "wide", nil)
 	}

@@ -77,8 +77,9 @@ func destroy[T ga.Elem](t *testing.T, a *ga.Array[T]) {
 	}
 }
 
-// onNodes runs body, after Init, on the machine's own nodes (one, or two
-// on the two-node tier) and on nodes simulated inside it: a node per
+// onNodes runs body, after Init, on the machine's own nodes (one, two on
+// the two-node tier, four on the four-node tier, as many as the job was
+// placed on) and on nodes simulated inside it: a node per
 // process, and nodes of two processes, the last one smaller on 3 ranks;
 // over shared memory and TCP, unless opts say otherwise.
 func onNodes(t *testing.T, body func(t *testing.T), opts ...mpitest.Option) {
@@ -86,10 +87,11 @@ func onNodes(t *testing.T, body func(t *testing.T), opts ...mpitest.Option) {
 		name   string
 		nodeOf func(rank, size int) int
 		ranks  []int
+		opts   []mpitest.Option
 	}{
-		{"real nodes", nil, []int{1, 2, 3, 4}},
-		{"a node each", func(r, _ int) int { return r }, []int{2, 3}},
-		{"nodes of two", func(r, _ int) int { return r / 2 }, []int{3, 4}},
+		{"real nodes", nil, []int{1, 2, 3, 4}, []mpitest.Option{mpitest.ManyNodes()}},
+		{"a node each", func(r, _ int) int { return r }, []int{2, 3}, nil},
+		{"nodes of two", func(r, _ int) int { return r / 2 }, []int{3, 4}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mpitest.Run(t, func(t *testing.T) {
@@ -98,8 +100,13 @@ func onNodes(t *testing.T, body func(t *testing.T), opts ...mpitest.Option) {
 				}
 				must(t, ga.Init())
 				defer endGA(t)
+				if c.nodeOf == nil {
+					if got, want := ga.ClusterNnodes(), len(placedNodes(ga.Nnodes())); got != want {
+						fatalf(t, "GA sees %d nodes; the job was placed on %d", got, want)
+					}
+				}
 				body(t)
-			}, append([]mpitest.Option{mpitest.Ranks(c.ranks...), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP)}, opts...)...)
+			}, slices.Concat([]mpitest.Option{mpitest.Ranks(c.ranks...), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP)}, c.opts, opts)...)
 		})
 	}
 }

@@ -46,7 +46,7 @@ func TestLinearSolvers(t *testing.T) {
 			return ga.Create[float64](name, dims, nil)
 		}
 		checkSolvers(t, regular, regular)
-	})
+	}, mpitest.ManyNodes())
 }
 
 // maker creates the arrays a solver test works on.

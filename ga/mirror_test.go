@@ -11,8 +11,8 @@ import (
 // inside this machine: the nodes' copies are separate, merge to their sum,
 // merge into a distributed patch, and copy to and from distributed arrays;
 // misuse is refused on every process with nothing changed.
-// On one node the one copy is a distributed array; on the two-node tier
-// there is a copy on each; with a node per process the copies merge by one
+// On one node the one copy is a distributed array; on the two- and
+// four-node tiers there is a copy on each node; with a node per process the copies merge by one
 // reduction among them; with nodes of two they are laid out alike on 4
 // ranks, differently on 3.
 func TestMirrored(t *testing.T) {

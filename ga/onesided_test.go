@@ -23,7 +23,7 @@ func TestOneSided(t *testing.T) { mpitest.Run(t, oneSided) }
 // where operations need the target's progress (on one rank there is no
 // traffic to move).
 func TestOneSidedTCP(t *testing.T) {
-	mpitest.Run(t, oneSided, mpitest.Transports(mpitest.TCP), mpitest.Ranks(2, 3, 4))
+	mpitest.Run(t, oneSided, mpitest.Transports(mpitest.TCP), mpitest.Ranks(2, 3, 4), mpitest.ManyNodes())
 }
 
 func oneSided(t *testing.T) {

@@ -22,7 +22,7 @@ func TestPgroup(t *testing.T) {
 		testPgroupArrays(t)
 		testPgroupDefault(t)
 		testPgroupMisuse(t)
-	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP), mpitest.ManyNodes())
 }
 
 // evens makes the group of the even world ranks, listed backwards: ranks
@@ -212,9 +212,13 @@ func testPgroupArrays(t *testing.T) {
 func testPgroupGhosts(t *testing.T, p *ga.Pgroup) {
 	dims := []int{5, 6}
 	ref := pattern(dims, func(i int) int32 { return int32(i) })
+	// A block for every process, up to 2 x 2.
 	starts := [][]int{{0}, {0}}
 	if p.Nnodes() > 1 {
 		starts = [][]int{{0, 3}, {0}}
+	}
+	if p.Nnodes() > 3 {
+		starts[1] = []int{0, 3}
 	}
 	a, err := ga.CreateGhostsConfig[int32]("ghosts", dims, []int{1, 2}, nil, p)
 	must(t, err)
@@ -228,8 +232,11 @@ func testPgroupGhosts(t *testing.T, p *ga.Pgroup) {
 		must(t, p.Sync())
 		must(t, x.UpdateGhosts())
 		data, lo, hi, ld, err := x.AccessGhosts()
-		must(t, err)
-		if data != nil {
+		if _, owns := x.GhostDims(); !owns {
+			// More processes than blocks: this one has none to access.
+			wantErr(t, x.Name()+": AccessGhosts on a process without a block", err, "AccessGhosts", x.Name(), nil, "owns no block")
+		} else {
+			must(t, err)
 			wrap := func(i, n int) int { return ((i % n) + n) % n }
 			for i := lo[0]; i <= hi[0]; i++ {
 				for j := lo[1]; j <= hi[1]; j++ {
@@ -461,7 +468,7 @@ func TestPgroup9(t *testing.T) {
 		testPgroupCover(t)
 		testPgroupNested(t)
 		testPgroupConcurrent(t)
-	}, mpitest.Ranks(9), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+	}, mpitest.Ranks(9), mpitest.Transports(mpitest.SharedMemory, mpitest.TCP), mpitest.ManyNodes(mpitest.Placement{3, 2, 2, 2}))
 }
 
 // testPgroupCover splits the world into groups of 4, 3 and 2 processes that

@@ -154,7 +154,7 @@ func TestDrivers(t *testing.T) {
 		eachElem(t, "Gemm", func(t *testing.T) { testGemm[float32](t, g) }, func(t *testing.T) { testGemm[float64](t, g) },
 			func(t *testing.T) { testGemm[complex64](t, g) }, func(t *testing.T) { testGemm[complex128](t, g) })
 		t.Run("Singular", func(t *testing.T) { testSingular(t, g) })
-	}, mpitest.AcrossNodes())
+	}, mpitest.AcrossNodes(), mpitest.ManyNodes())
 }
 
 func randVal[T Elem](r *rand.Rand) T {

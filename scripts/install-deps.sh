@@ -3,7 +3,8 @@
 # it installs only what is missing, and does nothing when all is there.
 #
 #   scripts/install-deps.sh            MPI (Open MPI), ScaLAPACK, OpenBLAS, gfortran, pkg-config,
-#                                      and the host alias of the two-node test tier (nodeb)
+#                                      and the host aliases of the tiers of simulated nodes
+#                                      (nodeb, nodec, noded)
 #   scripts/install-deps.sh --bench    also the C reference libraries the benchmarks compare with
 #   scripts/install-deps.sh --mpich    also MPICH and its ScaLAPACK, beside Open MPI (build with
 #                                      -tags mpich); Open MPI stays the default mpirun and mpicc
@@ -70,13 +71,18 @@ fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$here" && go mod download)
 
-# The two-node test tier (internal/mpitest's TwoNodes) needs its second
-# simulated node to resolve: add the alias when root and it is missing.
-if ! getent hosts nodeb >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && [ -w /etc/hosts ]; then
-    echo "127.0.0.2 nodeb" >>/etc/hosts
-    echo "install-deps.sh: added '127.0.0.2 nodeb' to /etc/hosts for the two-node test tier"
-  else
-    echo "install-deps.sh: the two-node test tier needs '127.0.0.2 nodeb' in /etc/hosts (as root); its tests will be skipped" >&2
+# The tiers of simulated nodes (internal/mpitest's TwoNodes and Placement)
+# need their nodes' host names to resolve: nodeb for the two-node tier,
+# nodec and noded too for the four-node tier. Add each missing alias when
+# root.
+for alias in 127.0.0.2:nodeb 127.0.0.3:nodec 127.0.0.4:noded; do
+  addr=${alias%%:*} name=${alias#*:}
+  if ! getent hosts "$name" >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && [ -w /etc/hosts ]; then
+      echo "$addr $name" >>/etc/hosts
+      echo "install-deps.sh: added '$addr $name' to /etc/hosts for the tests on simulated nodes"
+    else
+      echo "install-deps.sh: the tests on simulated nodes need '$addr $name' in /etc/hosts (as root); those that use it will be skipped" >&2
+    fi
   fi
-fi
+done

@@ -22,5 +22,5 @@ func TestDemo(t *testing.T) {
 			*mm, *nb = "../../testdata/nonsym6.mtx", 2
 			mpitest.Must(t, run())
 		}
-	})
+	}, mpitest.ManyNodes())
 }

@@ -13,5 +13,5 @@ func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
 // TestJacobi solves a small grid (3 processes cut it unevenly); run fails
 // unless the interior converges to i² − j².
 func TestJacobi(t *testing.T) {
-	extest.Run(t, run, "largest error", func() { *n, *every = 12, 50 })
+	extest.RunManyNodes(t, run, "largest error", func() { *n, *every = 12, 50 })
 }

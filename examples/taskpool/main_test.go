@@ -13,5 +13,5 @@ func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
 // TestTaskpool draws tasks; run fails unless every task was done exactly
 // once with the right result.
 func TestTaskpool(t *testing.T) {
-	extest.Run(t, run, "exactly once", func() { *tasks = 200 })
+	extest.RunManyNodes(t, run, "exactly once", func() { *tasks = 200 })
 }

@@ -28,13 +28,36 @@
 // collective calls until Run's watcher notices the failure and aborts.
 // t.Error and t.Errorf remain the way to report a failure after which the
 // ranks stay in step; the job still fails (and is aborted) when one is called.
+//
+// # Simulated nodes
+//
+// Jobs can run on nodes simulated on this machine: scripts/node-agent, the
+// remote shell mpirun is given, starts each node's ranks in a UTS
+// namespace named after the node (NodeB, NodeC, NodeD, which /etc/hosts
+// resolves to 127.0.0.2-4), so that Open MPI, armci and ga see separate
+// hosts: shared memory inside a node, TCP between them. make test has two
+// passes on them, chosen by GOGA_MPITEST_NODES:
+//
+//   - 2, the two-node pass: every test that runs over TCP or asks for
+//     AcrossNodes runs on TwoNodes, at its rank counts from 2 up (halves
+//     on this host and NodeB), and the rest skip;
+//   - 4, the four-node pass: every test that asks for ManyNodes runs at
+//     8 ranks on four nodes, placed unevenly and evenly (Placement 3+2+2+1
+//     and 2+2+2+2; GOGA_MPITEST_PLACEMENTS, such as "4x4", sets others),
+//     or at the placements its ManyNodes names, and the rest skip. These
+//     tests check what many nodes change: mirrored arrays (a copy per
+//     node), groups that span and split nodes, the cluster queries against
+//     the placement, one operation over shared memory and the network,
+//     atomicity with exact totals, ghosts, the solvers, and the demo and
+//     examples that use them.
+//
+// A rank learns its job's placement from Placed.
 package mpitest
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +81,10 @@ const (
 	envMpirun  = "GOGA_MPIRUN"
 	envPassDir = "GOGA_MPITEST_PASSDIR"
 	envNodes   = "GOGA_MPITEST_NODES"
+	// envPlacement tells the ranks of a job on simulated nodes its
+	// Placement (Placed); envPlacements sets the many-node pass's.
+	envPlacement  = "GOGA_MPITEST_PLACEMENT"
+	envPlacements = "GOGA_MPITEST_PLACEMENTS"
 )
 
 // Transport selects how ranks reach each other.
@@ -81,7 +108,8 @@ const (
 	// as a cluster job does.
 	// When GOGA_MPITEST_NODES is 2 (make test's two-node pass), Run runs
 	// every test that runs over TCP (or asks for AcrossNodes) on it alone,
-	// on 2 to 4 ranks, and skips the rest; see TwoNodesUsable. The job
+	// on 2 to 4 ranks, and skips the rest; see TwoNodesUsable. Placement
+	// places jobs on more nodes the same way. The job
 	// yields the cores when idle (mpi_yield_when_idle): each simulated
 	// node's slots are not this machine's cores, so Open MPI does not see
 	// that it oversubscribes them, and busy-polling ranks starved each
@@ -111,22 +139,9 @@ func (tr Transport) Args(np int) []string {
 	case TCP:
 		return []string{"--mca", "pml", "ob1", "--mca", "btl", "self,tcp", "--mca", "osc", "ucx", "-x", "UCX_TLS=tcp"}
 	case TwoNodes:
-		here := np / 2
-		hosts := fmt.Sprintf("localhost:%d,%s:%d", here, NodeB, np-here)
-		if here == 0 {
-			hosts = fmt.Sprintf("%s:%d", NodeB, np)
-		}
-		return append(twoNodesCommon(), "--mca", "mpi_yield_when_idle", "1", "--bind-to", "none", "--host", hosts)
+		return twoNodes(np).Args()
 	}
 	return nil
-}
-
-func twoNodesCommon() []string {
-	agent, _ := repoFile("scripts/node-agent")
-	return []string{"--mca", "plm_rsh_agent", agent,
-		"--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo",
-		"--mca", "pml", "ob1", "--mca", "btl", "self,vader,tcp",
-		"--mca", "osc", "sm,ucx", "-x", "UCX_TLS=tcp"}
 }
 
 // TwoNodesBound returns TwoNodes' arguments for np ranks placed on the same
@@ -149,25 +164,13 @@ func TwoNodesBound(np int, rankfile string) ([]string, error) {
 	if err := os.WriteFile(rankfile, []byte(b.String()), 0o644); err != nil {
 		return nil, err
 	}
-	return append(twoNodesCommon(), "--rankfile", rankfile), nil
+	return append(nodesCommon(), "--rankfile", rankfile), nil
 }
 
 // TwoNodesUsable reports why jobs cannot run on two simulated nodes here,
 // or "" if they can: the node agent must create UTS namespaces (root, or
 // a kernel that lets users) and NodeB must resolve.
-func TwoNodesUsable() string {
-	agent, err := repoFile("scripts/node-agent")
-	if err != nil {
-		return err.Error()
-	}
-	if out, err := exec.Command("unshare", "--uts", "true").CombinedOutput(); err != nil {
-		return fmt.Sprintf("this machine cannot make UTS namespaces (unshare --uts: %v %s), which %s needs", err, bytes.TrimSpace(out), agent)
-	}
-	if _, err := net.LookupHost(NodeB); err != nil {
-		return fmt.Sprintf("the host %s does not resolve: add \"127.0.0.2 %s\" to /etc/hosts (scripts/install-deps.sh does as root)", NodeB, NodeB)
-	}
-	return ""
-}
+func TwoNodesUsable() string { return twoNodes(2).Usable() }
 
 // OverNetwork reports whether this process is a rank of a job whose RMA goes
 // over the network component: the "--mca osc ucx" of TCP's Args (and "osc
@@ -198,9 +201,9 @@ func oscComponents() []string {
 }
 
 // OnTwoNodes reports whether this process is a rank of a job launched on
-// the two simulated nodes: TwoNodes's remote-shell agent reaches every rank
-// as OMPI_MCA_plm_rsh_agent. (A job of one rank sits on one node all the
-// same.)
+// simulated nodes, the two of TwoNodes or those of a Placement: their
+// remote-shell agent reaches every rank as OMPI_MCA_plm_rsh_agent. (A job
+// of one rank sits on one node all the same.) Placed says which nodes.
 func OnTwoNodes() bool { return os.Getenv("OMPI_MCA_plm_rsh_agent") != "" }
 
 type config struct {
@@ -208,6 +211,8 @@ type config struct {
 	transports  []Transport
 	timeout     time.Duration
 	acrossNodes bool
+	manyNodes   bool
+	manyPlaces  []Placement
 	mpichSkip   string // why the test does not run under MPICH
 }
 
@@ -225,6 +230,14 @@ func Transports(tr ...Transport) Option { return func(c *config) { c.transports 
 // only, say) in the two-node pass too; a test that runs over TCP is in it
 // already.
 func AcrossNodes() Option { return func(c *config) { c.acrossNodes = true } }
+
+// ManyNodes puts a test in the many-node pass (GOGA_MPITEST_NODES=4 in
+// make test): a test that checks what more than two nodes change, and
+// whose body works at the pass's placements (8 ranks by default), or at
+// places, for a test that needs a rank count of its own.
+func ManyNodes(places ...Placement) Option {
+	return func(c *config) { c.manyNodes, c.manyPlaces = true, places }
+}
 
 // Timeout sets how long one launch may take before it is killed (default 120 s,
 // or GOGA_MPITEST_TIMEOUT as a Go duration).
@@ -287,6 +300,10 @@ func Run(t *testing.T, body func(t *testing.T), opts ...Option) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if n, _ := strconv.Atoi(os.Getenv(envNodes)); n > 2 {
+		runManyNodes(t, n, cfg)
+		return
+	}
 	if os.Getenv(envNodes) == "2" {
 		// The two-node pass: every test that runs over the network, and
 		// nothing else, on two nodes.
@@ -312,9 +329,42 @@ func Run(t *testing.T, body func(t *testing.T), opts ...Option) {
 				if MPICH() && tr != SharedMemory {
 					t.Skipf("under MPICH: the %v transport is made of Open MPI's components (btl tcp, osc ucx); MPICH runs on one node's shared memory only", tr)
 				}
-				launch(t, np, tr, cfg.timeout)
+				launch(t, LaunchSpec{Ranks: np, Transport: tr, Timeout: cfg.timeout})
 			})
 		}
+	}
+}
+
+// runManyNodes is Run in the many-node pass: a test that asks for it
+// (ManyNodes) runs at each of its placements or the pass's on n simulated nodes,
+// its timeout grown in proportion to the ranks beyond 4 (they share this
+// machine's cores); the rest skip.
+func runManyNodes(t *testing.T, n int, cfg config) {
+	t.Helper()
+	if !cfg.manyNodes {
+		t.Skipf("%s=%d: this test is not in the many-node pass", envNodes, n)
+	}
+	if MPICH() {
+		t.Skipf("under MPICH: simulated nodes are made of Open MPI's components (btl tcp, osc ucx); MPICH runs on one node's shared memory only")
+	}
+	places := cfg.manyPlaces
+	if len(places) == 0 {
+		var err error
+		if places, err = manyNodesPlacements(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range places {
+		t.Run(fmt.Sprintf("np=%d/%v", p.Ranks(), p), func(t *testing.T) {
+			if why := p.Usable(); why != "" {
+				t.Skipf("simulated nodes %v: %s", p, why)
+			}
+			timeout := cfg.timeout
+			if np := p.Ranks(); np > 4 {
+				timeout = timeout * time.Duration(np) / 4
+			}
+			launch(t, LaunchSpec{Ranks: p.Ranks(), Placement: p, Timeout: timeout})
+		})
 	}
 }
 
@@ -447,18 +497,17 @@ func runPattern(name string) string {
 	return strings.Join(parts, "/")
 }
 
-func launch(t *testing.T, np int, tr Transport, timeout time.Duration) {
+// launch runs the test whose subtest t is as the job s, and fails t unless
+// every rank passes it.
+func launch(t *testing.T, s LaunchSpec) {
+	np := s.Ranks
 	parent := t.Name()[:strings.LastIndex(t.Name(), "/np=")]
 	// Each rank that passes leaves a file: counting files, not lines of the
 	// job's output, which mpirun may forward in pieces.
 	passDir := t.TempDir()
-	res, err := Launch(LaunchSpec{
-		Ranks:     np,
-		Transport: tr,
-		Timeout:   timeout,
-		Args:      []string{"-test.run", runPattern(parent), "-test.v", "-test.count=1"},
-		Env:       []string{envPassDir + "=" + passDir},
-	})
+	s.Args = []string{"-test.run", runPattern(parent), "-test.v", "-test.count=1"}
+	s.Env = []string{envPassDir + "=" + passDir}
+	res, err := Launch(s)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, res.Output)
 	}
@@ -480,6 +529,9 @@ func launch(t *testing.T, np int, tr Transport, timeout time.Duration) {
 type LaunchSpec struct {
 	Ranks     int
 	Transport Transport
+	// Placement, when set, places the ranks on simulated nodes instead of
+	// Transport; Ranks may be left 0, or must be its rank count.
+	Placement Placement
 	Timeout   time.Duration
 	Program   string   // default: this test binary
 	Args      []string // arguments for each rank
@@ -519,8 +571,26 @@ func Launch(s LaunchSpec) (Result, error) {
 			env = append(env, "MPIRUN=mpiexec.mpich")
 		}
 	}
+	where := s.Transport.String()
+	trArgs := s.Transport.Args(s.Ranks)
+	placed := s.Placement
+	switch {
+	case placed != nil:
+		if s.Ranks == 0 {
+			s.Ranks = placed.Ranks()
+		}
+		if s.Ranks != placed.Ranks() {
+			return Result{}, fmt.Errorf("mpitest: a job of %d ranks placed %v, which has %d", s.Ranks, placed, placed.Ranks())
+		}
+		where, trArgs = "nodes "+placed.String(), placed.Args()
+	case s.Transport == TwoNodes:
+		placed = twoNodes(s.Ranks)
+	}
+	if placed != nil {
+		env = append(env, envPlacement+"="+placed.String())
+	}
 	args := []string{"-np", strconv.Itoa(s.Ranks), tag}
-	args = append(args, s.Transport.Args(s.Ranks)...)
+	args = append(args, trArgs...)
 	args = append(args, prog)
 	args = append(args, s.Args...)
 	ctx, cancel := context.WithTimeout(context.Background(), s.Timeout)
@@ -554,11 +624,11 @@ func Launch(s LaunchSpec) (Result, error) {
 	res := Result{Output: out.String(), Elapsed: time.Since(start)}
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return res, fmt.Errorf("mpitest: job on %d ranks (%v) hung and was killed after %v", s.Ranks, s.Transport, s.Timeout)
+		return res, fmt.Errorf("mpitest: job on %d ranks (%s) hung and was killed after %v", s.Ranks, where, s.Timeout)
 	case <-lingered:
-		return res, fmt.Errorf("mpitest: job on %d ranks (%v): the launcher was killed %v after its last rank had ended", s.Ranks, s.Transport, launcherGrace)
+		return res, fmt.Errorf("mpitest: job on %d ranks (%s): the launcher was killed %v after its last rank had ended", s.Ranks, where, launcherGrace)
 	case err != nil:
-		return res, fmt.Errorf("mpitest: job on %d ranks (%v) failed: %v", s.Ranks, s.Transport, err)
+		return res, fmt.Errorf("mpitest: job on %d ranks (%s) failed: %v", s.Ranks, where, err)
 	}
 	return res, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,6 +21,10 @@ import (
 func TestMain(m *testing.M) { os.Exit(mpitest.Main(m)) }
 
 const fixtureEnv = "GOGA_MPITEST_FIXTURE"
+
+// wantPlacementEnv is the placement the "placed" fixture must find itself
+// launched with.
+const wantPlacementEnv = "GOGA_MPITEST_WANT_PLACEMENT"
 
 // pidDirEnv names the directory where the hanging fixture's ranks leave
 // their process ids.
@@ -70,6 +75,25 @@ func TestFixture(t *testing.T) {
 			if w.Rank() == last {
 				var p *[4]int
 				p[1] = 1 // SIGSEGV in Go code, unrecovered
+			}
+		case "placed":
+			// Each rank runs on its node of the placement the job was
+			// launched with, and the job says which that is.
+			p := mpitest.Placed()
+			if p.String() != os.Getenv(wantPlacementEnv) {
+				mpitest.Fatalf(t, "Placed() = %v, want %s", p, os.Getenv(wantPlacementEnv))
+			}
+			host, err := os.Hostname()
+			mpitest.Must(t, err)
+			// The rank's node, counting those that run no ranks: node 0
+			// is this host, whatever its name, the others are named.
+			slot, r := 0, w.Rank()
+			for ; r >= p[slot]; slot++ {
+				r -= p[slot]
+			}
+			named := []string{mpitest.NodeB, mpitest.NodeC, mpitest.NodeD}
+			if slot == 0 && slices.Contains(named, host) || slot > 0 && host != named[slot-1] {
+				t.Errorf("rank %d of placement %v runs on host %q, node %d's", w.Rank(), p, host, slot)
 			}
 		case "recover":
 			// A nil dereference after MPI_Init must still be an ordinary,
@@ -180,6 +204,99 @@ func TestLauncher(t *testing.T) {
 		}
 		ranksGone(t, dir, res.Output)
 	})
+}
+
+// TestPlacement launches jobs on simulated nodes, evenly and unevenly
+// placed, and checks that each rank runs on its node and knows the
+// placement; TwoNodes' jobs say theirs too.
+func TestPlacement(t *testing.T) {
+	if mpitest.Child() {
+		t.Skip("parent only")
+	}
+	for _, c := range []struct {
+		spec mpitest.LaunchSpec
+		want string
+	}{
+		{mpitest.LaunchSpec{Placement: mpitest.Placement{3, 2, 2, 1}}, "3+2+2+1"},
+		{mpitest.LaunchSpec{Placement: mpitest.Placement{1, 0, 2}}, "1+0+2"},
+		{mpitest.LaunchSpec{Ranks: 3, Transport: mpitest.TwoNodes}, "1+2"},
+		{mpitest.LaunchSpec{Ranks: 1, Transport: mpitest.TwoNodes}, "0+1"},
+	} {
+		t.Run(c.want, func(t *testing.T) {
+			if mpitest.MPICH() {
+				t.Skip("under MPICH only shared memory runs")
+			}
+			p, err := mpitest.ParsePlacement(c.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if why := p.Usable(); why != "" {
+				t.Skip(why)
+			}
+			dir := t.TempDir()
+			s := c.spec
+			s.Timeout = 2 * time.Minute
+			s.Args = []string{"-test.run", "^TestFixture$", "-test.v"}
+			s.Env = []string{fixtureEnv + "=placed", wantPlacementEnv + "=" + c.want, "GOGA_MPITEST_PASSDIR=" + dir}
+			res, err := mpitest.Launch(s)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, res.Output)
+			}
+			for r := range p.Ranks() {
+				if b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("rank%d", r))); err != nil || string(b) != "TestFixture" {
+					t.Fatalf("rank %d did not report passing (%v)\n%s", r, err, res.Output)
+				}
+			}
+		})
+	}
+	if _, err := mpitest.Launch(mpitest.LaunchSpec{Ranks: 4, Placement: mpitest.Placement{2, 1}}); err == nil || !strings.Contains(err.Error(), "placed 2+1, which has 3") {
+		t.Errorf("a job of 4 ranks placed 2+1: err = %v", err)
+	}
+}
+
+// TestParsePlacement checks how placements are read, written and numbered.
+func TestParsePlacement(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		want  string
+		nodes int
+		node  []int // of each rank
+	}{
+		{"3+2+2+1", "3+2+2+1", 4, []int{0, 0, 0, 1, 1, 2, 2, 3}},
+		{"4x2", "2+2+2+2", 4, []int{0, 0, 1, 1, 2, 2, 3, 3}},
+		{"0+1+2", "0+1+2", 2, []int{0, 1, 1}},
+		{"1", "1", 1, []int{0}},
+	} {
+		p, err := mpitest.ParsePlacement(c.in)
+		if err != nil {
+			t.Errorf("ParsePlacement(%q): %v", c.in, err)
+			continue
+		}
+		if p.String() != c.want || p.Nodes() != c.nodes || p.Ranks() != len(c.node) {
+			t.Errorf("ParsePlacement(%q) = %v: %d nodes, %d ranks; want %s, %d, %d", c.in, p, p.Nodes(), p.Ranks(), c.want, c.nodes, len(c.node))
+		}
+		for r, want := range c.node {
+			if got := p.Node(r); got != want {
+				t.Errorf("%v: Node(%d) = %d, want %d", p, r, got, want)
+			}
+		}
+		if got := p.Node(len(c.node)); got != -1 {
+			t.Errorf("%v: Node(%d) = %d, want -1", p, len(c.node), got)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"", `"" is not a rank count`},
+		{"2+-1", `"-1" is not a rank count`},
+		{"0+0", "no ranks"},
+		{"1+1+1+1+1", "5 nodes; this machine simulates at most 4"},
+		{"5x1", "5 nodes"},
+		{"0x3", "NODESxRANKS"},
+		{"2xa", "NODESxRANKS"},
+	} {
+		if _, err := mpitest.ParsePlacement(c.in); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParsePlacement(%q): err = %v, want one saying %q", c.in, err, c.want)
+		}
+	}
 }
 
 const orphanEnv = "GOGA_MPITEST_ORPHAN"

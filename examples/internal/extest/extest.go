@@ -19,6 +19,17 @@ import (
 // right, and process 0 prints want. make test's two-node pass runs it again
 // with the ranks on two simulated nodes (mpitest.AcrossNodes).
 func Run(t *testing.T, run func(io.Writer) error, want string, settings ...func()) {
+	runJobs(t, run, want, settings, mpitest.AcrossNodes())
+}
+
+// RunManyNodes is Run for an example that make test's four-node pass runs
+// on 8 ranks over four simulated nodes too (mpitest.ManyNodes).
+func RunManyNodes(t *testing.T, run func(io.Writer) error, want string, settings ...func()) {
+	runJobs(t, run, want, settings, mpitest.AcrossNodes(), mpitest.ManyNodes())
+}
+
+func runJobs(t *testing.T, run func(io.Writer) error, want string, settings []func(), opts ...mpitest.Option) {
+	t.Helper()
 	if len(settings) == 0 {
 		settings = []func(){func() {}}
 	}
@@ -31,7 +42,7 @@ func Run(t *testing.T, run func(io.Writer) error, want string, settings ...func(
 				t.Errorf("no %q in what process 0 printed:\n%s", want, out.String())
 			}
 		}
-	}, mpitest.AcrossNodes())
+	}, opts...)
 }
 
 // MeanDeviation returns the mean of x and its sample standard deviation,
