@@ -4,7 +4,7 @@ GO ?= go
 NP ?= 4
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node bench-collectives bench-apps check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node bench-collectives bench-scale bench-apps check-mpich clean
 
 all: build
 
@@ -153,6 +153,17 @@ bench-collectives: build
 	$(GO) build -o bin/gabench ./cmd/gabench
 	bench/ref/build.sh bin/ref
 	BENCH_RUNS=$(BENCH_RUNS) scripts/bench-collectives.sh | tee bin/bench-collectives.txt
+
+# How the collectives grow with the number of processes: gabench
+# -collectives and the demo at np 2, 4, 8 and 16 over the four simulated
+# nodes, beside the MPI calls they wrap (scripts/bench-scale.sh), drawn
+# into docs/bench-scale.png.
+bench-scale: build
+	scripts/install-deps.sh --bench
+	$(GO) build -o bin/gabench ./cmd/gabench
+	BENCH_RUNS=$(BENCH_SCALE_RUNS) scripts/bench-scale.sh
+	$(GO) run ./internal/bench/scaleplot -plot docs/bench-scale.png bin/bench-scale.tsv
+BENCH_SCALE_RUNS ?= 3
 
 # Time to solution of the example applications against their GA originals
 # (GA_SRC/global/examples, built by the script from a copy, with the fixes it

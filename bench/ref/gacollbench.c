@@ -1,11 +1,13 @@
 /* gacollbench.c: GA C's collectives of few bytes, under the metric names of
  * `cmd/gabench -collectives` (make bench-collectives sets the two side by
- * side), each the mean of N calls on every rank, in microseconds, size the
+ * side), each the mean of N calls on every rank (N/10 for create and
+ * destroy), in microseconds, size the
  * number of ranks: GA_Brdcst of 8 bytes from rank 0 (brdcst_8_us); GA's
  * Gop of one element of every type and operation it defines
  * (gop_T_OP_us: T i int, l long, f float, d double, c single complex,
  * z double complex; OP sum, prod, max, min, absmax, absmin, or); GA_Sync
- * (sync_us); the same on a processor group of every rank (pgroup_*); and,
+ * (sync_us); NGA_Create and GA_Destroy of a 100 x 100 array of doubles
+ * (create_destroy_us); Brdcst, Dgop and Sync on a processor group of every rank (pgroup_*); and,
  * as limits, the MPI calls that GA's ride on over ARMCI-MPI: MPI_Bcast of 8
  * bytes, MPI_Allreduce of one double, MPI_Barrier
  * (mpi_*_limit_us). Build:
@@ -20,17 +22,19 @@ static int me, np;
 enum { N = 2000 };
 
 static void emit(const char *metric, double t) {
-  if (me == 0) printf("%s\t%d\t%.4g\tus\n", metric, np, t / N * 1e6);
+  if (me == 0) printf("%s\t%d\t%.4g\tus\n", metric, np, t * 1e6);
 }
 
-/* TIME prints the mean time of N runs of stmt under metric, after a sync. */
-#define TIME(metric, stmt)                                  \
+/* TIMES prints the mean time of n runs of stmt under metric, after a
+ * sync; TIME of N runs. */
+#define TIMES(metric, n, stmt)                              \
   do {                                                      \
     GA_Sync();                                              \
     double t0_ = MPI_Wtime();                               \
-    for (int i_ = 0; i_ < N; i_++) { stmt; }                \
-    emit(metric, MPI_Wtime() - t0_);                        \
+    for (int i_ = 0; i_ < (n); i_++) { stmt; }              \
+    emit(metric, (MPI_Wtime() - t0_) / (n));                \
   } while (0)
+#define TIME(metric, stmt) TIMES(metric, N, stmt)
 
 static char *ops[] = {"+", "*", "max", "min", "absmax", "absmin", "or"};
 static const char *names[] = {"sum", "prod", "max", "min", "absmax", "absmin", "or"};
@@ -66,6 +70,8 @@ int main(int argc, char **argv) {
     TIME(metric, GA_Zgop(&z, 1, ops[k]));
   }
   TIME("sync_us", GA_Sync());
+  int cdims[2] = {100, 100};
+  TIMES("create_destroy_us", N / 10, GA_Destroy(NGA_Create(C_DBL, 2, cdims, "t", NULL)));
   int list[np];
   for (int r = 0; r < np; r++) list[r] = r;
   int p = GA_Pgroup_create(list, np);

@@ -16,9 +16,10 @@ func collectives() bool { return len(os.Args) > 1 && os.Args[1] == collectivesOn
 
 // collectivesBench times what bench/ref/gacollbench.c times, under its
 // names and in its order: each figure the mean of collN calls on every
-// rank, after a Sync. Brdcst of 8 bytes from rank 0, Gop of one element of
-// every type and operation, Sync, the same on a processor group of every
-// rank, and as limits the MPI calls they wrap, on ga's communicator. Started
+// rank (a tenth of that for Create and Destroy), after a Sync. Brdcst of 8 bytes from rank 0, Gop of one element of
+// every type and operation, Sync, Create and Destroy of a 100 × 100 array
+// of float64, Brdcst, Gop and Sync on a processor group of every rank, and
+// as limits the MPI calls they wrap, on ga's communicator. Started
 // Unchecked (GOGA_UNCHECKED=1), ga's calls are those MPI calls.
 func collectivesBench() error {
 	d := []float64{1}
@@ -38,6 +39,15 @@ func collectivesBench() error {
 		}
 	}
 	if err := timeN("sync_us", ga.Sync); err != nil {
+		return err
+	}
+	if err := timeCount("create_destroy_us", collN/10, func() error {
+		a, err := ga.Create[float64]("t", []int{100, 100}, nil)
+		if err != nil {
+			return err
+		}
+		return a.Destroy()
+	}); err != nil {
 		return err
 	}
 	all := make([]int, ga.Nnodes())
@@ -71,17 +81,21 @@ const collN = 2000
 
 // timeN prints the mean time of collN calls of f under metric, after a
 // Sync.
-func timeN(metric string, f func() error) error {
+func timeN(metric string, f func() error) error { return timeCount(metric, collN, f) }
+
+// timeCount prints the mean time of n calls of f under metric, after a
+// Sync.
+func timeCount(metric string, n int, f func() error) error {
 	if err := ga.Sync(); err != nil {
 		return err
 	}
 	t := mpi.Wtime()
-	for range collN {
+	for range n {
 		if err := f(); err != nil {
 			return fmt.Errorf("%s: %w", metric, err)
 		}
 	}
-	emit(metric, ranks, (mpi.Wtime()-t)/collN*1e6, "us")
+	emit(metric, ranks, (mpi.Wtime()-t)/float64(n)*1e6, "us")
 	return nil
 }
 

@@ -571,20 +571,9 @@ func Launch(s LaunchSpec) (Result, error) {
 			env = append(env, "MPIRUN=mpiexec.mpich")
 		}
 	}
-	where := s.Transport.String()
-	trArgs := s.Transport.Args(s.Ranks)
-	placed := s.Placement
-	switch {
-	case placed != nil:
-		if s.Ranks == 0 {
-			s.Ranks = placed.Ranks()
-		}
-		if s.Ranks != placed.Ranks() {
-			return Result{}, fmt.Errorf("mpitest: a job of %d ranks placed %v, which has %d", s.Ranks, placed, placed.Ranks())
-		}
-		where, trArgs = "nodes "+placed.String(), placed.Args()
-	case s.Transport == TwoNodes:
-		placed = twoNodes(s.Ranks)
+	where, trArgs, placed, err := s.place()
+	if err != nil {
+		return Result{}, err
 	}
 	if placed != nil {
 		env = append(env, envPlacement+"="+placed.String())
@@ -631,6 +620,26 @@ func Launch(s LaunchSpec) (Result, error) {
 		return res, fmt.Errorf("mpitest: job on %d ranks (%s) failed: %v", s.Ranks, where, err)
 	}
 	return res, nil
+}
+
+// place returns where s's job runs (for messages), its transport's or
+// placement's mpirun arguments, and its placement on simulated nodes (nil
+// for none), filling in s.Ranks from the placement.
+func (s *LaunchSpec) place() (where string, args []string, placed Placement, err error) {
+	where, args, placed = s.Transport.String(), s.Transport.Args(s.Ranks), s.Placement
+	switch {
+	case placed != nil:
+		if s.Ranks == 0 {
+			s.Ranks = placed.Ranks()
+		}
+		if s.Ranks != placed.Ranks() {
+			return "", nil, nil, fmt.Errorf("mpitest: a job of %d ranks placed %v, which has %d", s.Ranks, placed, placed.Ranks())
+		}
+		where, args = "nodes "+placed.String(), placed.Args()
+	case s.Transport == TwoNodes:
+		placed = twoNodes(s.Ranks)
+	}
+	return where, args, placed, nil
 }
 
 // Must stops the whole job when err is not nil. In a multi-rank test an
