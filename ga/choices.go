@@ -49,3 +49,20 @@ const (
 	OpAbsMin Op = "absmin"
 	OpOr     Op = "or"
 )
+
+// Factorization is the factorization that solved a system (SolveBy).
+type Factorization int
+
+const (
+	// ByCholesky: A was symmetric (Hermitian) positive definite.
+	ByCholesky Factorization = iota
+	// ByLU: A was not symmetric, or not positive definite.
+	ByLU
+)
+
+func (f Factorization) String() string {
+	if f == ByCholesky {
+		return "Cholesky"
+	}
+	return "LU"
+}

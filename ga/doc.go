@@ -449,7 +449,7 @@
 //	GA_Norm1, GA_Norm_infinity    a.Norm1, a.NormInfinity (sum and max of |a| over all entries, as GA computes)
 //	GA_Lu_solve                   LuSolve(trans, a, b) (every float type; trans NoTrans, Trans or ConjTrans: GA's 'n', 't', and 'c' too)
 //	GA_Llt_solve                  LltSolve(a, b) (Hermitian A for complex types)
-//	GA_Solve                      Solve(a, b)
+//	GA_Solve                      Solve(a, b) (SolveBy(a, b) also returns the factorization used, ByCholesky or ByLU: GA_Solve's 0 and > 0)
 //	GA_Spd_invert                 SpdInvert(a)
 //	GA_Diag_std                   DiagStd(a, v) (eigenvalues, error; eigenvectors in v's rows; parallel, not an abort)
 //	GA_Diag                       Diag(a, s, v)

@@ -49,17 +49,21 @@ func systemShape[T scalapack.Elem](op string, a, b *Array[T]) (n, nrhs int, err 
 // solve solves op(A)·X = B, overwriting B with X and leaving A as it was:
 // it validates and agrees, then solves in the bridge (linalg.Solve). It is
 // collective.
-func solve[T scalapack.Elem](op string, how linalg.Method, trans TransOp, a, b *Array[T]) error {
+func solve[T scalapack.Elem](op string, how linalg.Method, trans TransOp, a, b *Array[T]) (Factorization, error) {
 	g, err := groupOf(op, a)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	n, nrhs, check := systemShape(op, a, b)
 	l := newArgs(op).ints("how", int(how), int(trans)).ints("nb", g.la.Block())
 	if err := opening(g, op, a.Name(), check, writing(array(array(l, "A", a), "B", b), b)); err != nil {
-		return err
+		return 0, err
 	}
-	return linalg.Solve(g.la, &bridgeCall{g, op}, how, trans, bridged[T]{a}, bridged[T]{b}, n, nrhs)
+	used, err := linalg.Solve(g.la, &bridgeCall{g, op}, how, trans, bridged[T]{a}, bridged[T]{b}, n, nrhs)
+	if used == linalg.ByCholesky {
+		return ByCholesky, err
+	}
+	return ByLU, err
 }
 
 // LuSolve solves op(A)·X = B by LU factorization with partial pivoting
@@ -72,7 +76,8 @@ func LuSolve[T scalapack.Elem](trans TransOp, a, b *Array[T]) error {
 	if t != NoTrans && t != Trans && t != ConjTrans {
 		return errorf("LuSolve", "", "trans %q; want NoTrans, Trans or ConjTrans ('N', 'T' or 'C')", trans)
 	}
-	return solve("LuSolve", linalg.ByLU, t, a, b)
+	_, err := solve("LuSolve", linalg.ByLU, t, a, b)
+	return err
 }
 
 // LltSolve solves A·X = B for symmetric (complex: Hermitian) positive
@@ -84,7 +89,8 @@ func LuSolve[T scalapack.Elem](trans TransOp, a, b *Array[T]) error {
 // about as much as reading it once) and returns an error wrapping
 // ErrNotSymmetric if it is not. It is collective.
 func LltSolve[T scalapack.Elem](a, b *Array[T]) error {
-	return solve("LltSolve", linalg.ByCholesky, NoTrans, a, b)
+	_, err := solve("LltSolve", linalg.ByCholesky, NoTrans, a, b)
+	return err
 }
 
 // Solve solves A·X = B by Cholesky factorization, and by LU when A turns out
@@ -93,6 +99,15 @@ func LltSolve[T scalapack.Elem](a, b *Array[T]) error {
 // Solve checks for symmetry first and takes LU at once for a nonsymmetric A.
 // A is left as it was and B overwritten by X. It is collective.
 func Solve[T scalapack.Elem](a, b *Array[T]) error {
+	_, err := SolveBy(a, b)
+	return err
+}
+
+// SolveBy is Solve that also returns the factorization that solved the
+// system, as GA_Solve's value says it (0: Cholesky; above 0: LU):
+// ByCholesky where A was symmetric positive definite, ByLU where it was not
+// symmetric, or not positive definite. It is collective.
+func SolveBy[T scalapack.Elem](a, b *Array[T]) (Factorization, error) {
 	return solve("Solve", linalg.ByCholeskyOrLU, NoTrans, a, b)
 }
 

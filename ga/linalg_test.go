@@ -61,7 +61,7 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 		for _, c := range []struct {
 			n, nrhs int
 			kind    string
-		}{{1, 1, "random"}, {37, 1, "random"}, {70, 5, "dominant"}, {45, 5, "spd"}, {130, 1, "spd"}} {
+		}{{1, 1, "random"}, {37, 1, "random"}, {70, 5, "dominant"}, {40, 2, "indefinite"}, {45, 5, "spd"}, {130, 1, "spd"}} {
 			r := rand.New(rand.NewPCG(uint64(c.n), 1))
 			av := make([]float64, c.n*c.n)
 			for i := range av {
@@ -72,6 +72,14 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 				for i := range c.n {
 					av[i*c.n+i] += float64(c.n)
 				}
+			case "indefinite": // symmetric, one negative eigenvalue or more
+				for i := range c.n {
+					for j := range i {
+						av[j*c.n+i] = av[i*c.n+j]
+					}
+					av[i*c.n+i] += float64(c.n)
+				}
+				av[0] = -float64(c.n)
 			case "spd":
 				m := append([]float64(nil), av...)
 				for i := range c.n {
@@ -125,6 +133,19 @@ func checkSolvers(t *testing.T, makeA, makeB maker) {
 			load()
 			mpitest.Must(t, ga.Solve(a, b))
 			check("Solve", false)
+			load()
+			used, err := ga.SolveBy(a, b)
+			mpitest.Must(t, err)
+			check("SolveBy", false)
+			// Cholesky where A is symmetric positive definite (a 1 × 1 A
+			// where its element is positive), else LU.
+			want := ga.ByLU
+			if c.kind == "spd" || c.n == 1 && av[0] > 0 {
+				want = ga.ByCholesky
+			}
+			if used != want {
+				t.Errorf("SolveBy on %s A of n=%d: %v, want %v", c.kind, c.n, used, want)
+			}
 			if c.kind == "spd" {
 				load()
 				mpitest.Must(t, ga.LltSolve(a, b))

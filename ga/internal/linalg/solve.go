@@ -26,15 +26,16 @@ const (
 
 // Solve solves op(A)·X = B, overwriting B with X and leaving A as it was;
 // A is n × n, B n × nrhs, as the caller has checked and agreed. Where
-// Cholesky may be used, A is checked for symmetry first (check.go). It is
+// Cholesky may be used, A is checked for symmetry first (check.go). It
+// returns the factorization that solved it, ByCholesky or ByLU. It is
 // collective, and ends with c's Close unless ScaLAPACK fails (alike on
 // every process).
-func Solve[T scalapack.Elem](e *Env, c Call, how Method, trans scalapack.Trans, a, b Array[T], n, nrhs int) error {
+func Solve[T scalapack.Elem](e *Env, c Call, how Method, trans scalapack.Trans, a, b Array[T], n, nrhs int) (Method, error) {
 	scanA := how == ByLU // otherwise the symmetry check reads all of A
 	if how != ByLU {
 		sym, err := checkSymmetric(c, a, how == ByCholesky)
 		if err != nil {
-			return err
+			return how, err
 		}
 		if !sym {
 			how = ByLU
@@ -46,13 +47,13 @@ func Solve[T scalapack.Elem](e *Env, c Call, how Method, trans scalapack.Trans, 
 	m, y, refill, err := readSystem(e, c, a, b, n, nrhs, scanA)
 	// Everyone has read B before anyone writes it, and found it sound.
 	if err := c.Agree(true, a.Name(), err); err != nil {
-		return err
+		return how, err
 	}
 	// ScaLAPACK's INFO is the same on every process, so all fail alike.
-	if err := solveTransposed(how, trans, m, y, refill); err != nil {
-		return err
+	if how, err = solveTransposed(how, trans, m, y, refill); err != nil {
+		return how, err
 	}
-	return c.Close(b.Name(), putTransposed(y, Leading(b, n, nrhs)))
+	return how, c.Close(b.Name(), putTransposed(y, Leading(b, n, nrhs)))
 }
 
 // readSystem reads M = Aᵀ and Y = Bᵀ for Solve and checks that they hold no
@@ -92,7 +93,7 @@ func readSystem[T scalapack.Elem](e *Env, c Call, a, b Array[T], n, nrhs int, sc
 // solveInPlace solves op(A)·X = B on the arrays' storage; B is overwritten
 // by X. It checks that A (if scanA) and B hold no NaN or Inf first. It is
 // collective; the caller has synchronized.
-func solveInPlace[T scalapack.Elem](e *Env, c Call, how Method, trans scalapack.Trans, a, b Array[T], scanA bool) error {
+func solveInPlace[T scalapack.Elem](e *Env, c Call, how Method, trans scalapack.Trans, a, b Array[T], scanA bool) (Method, error) {
 	sa, sb, local, err := storageOfSystem(e, a, b)
 	if err == nil && scanA {
 		err = finiteTransposed(c, a, sa)
@@ -101,13 +102,13 @@ func solveInPlace[T scalapack.Elem](e *Env, c Call, how Method, trans scalapack.
 		err = finiteTransposed(c, b, sb)
 	}
 	if err := c.Agree(false, a.Name(), err); err != nil {
-		return err
+		return how, err
 	}
 	refill := func() error { copy(sa.Data, local); return nil }
-	if err := solveTransposed(how, trans, sa, sb, refill); err != nil {
-		return err
+	if how, err = solveTransposed(how, trans, sa, sb, refill); err != nil {
+		return how, err
 	}
-	return c.Close(b.Name(), nil)
+	return how, c.Close(b.Name(), nil)
 }
 
 // storageOfSystem gives M, a copy of A's storage, and Y, B's storage
@@ -126,51 +127,52 @@ func storageOfSystem[T scalapack.Elem](e *Env, a, b Array[T]) (m, y *scalapack.M
 // solveTransposed solves with M = Aᵀ and Y = Bᵀ, overwriting Y with Xᵀ. refill
 // puts Aᵀ back into M when Cholesky fails and LU takes over. The transposes
 // are plain ones in every type: for a Hermitian A, M is conj(A), Hermitian
-// too, and ConjTrans is Transpose for real types.
-func solveTransposed[T scalapack.Elem](how Method, trans scalapack.Trans, m, y *scalapack.Matrix[T], refill func() error) error {
+// too, and ConjTrans is Transpose for real types. It returns the
+// factorization that solved, ByCholesky or ByLU.
+func solveTransposed[T scalapack.Elem](how Method, trans scalapack.Trans, m, y *scalapack.Matrix[T], refill func() error) (Method, error) {
 	if how != ByLU {
 		err := scalapack.Potrf(scalapack.Lower, m)
 		var npd *scalapack.NotPositiveDefiniteError
 		if how == ByCholesky || !errors.As(err, &npd) {
 			if err != nil {
-				return err
+				return ByCholesky, err
 			}
 			// Y·L·Lᴴ = Bᵀ.
 			if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.ConjTrans, scalapack.NonUnit, 1, m, y); err != nil {
-				return err
+				return ByCholesky, err
 			}
-			return scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.NoTrans, scalapack.NonUnit, 1, m, y)
+			return ByCholesky, scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.NoTrans, scalapack.NonUnit, 1, m, y)
 		}
 		if err := refill(); err != nil { // not positive definite: start again by LU
-			return err
+			return ByLU, err
 		}
 	}
 	ipiv, err := scalapack.Getrf(m)
 	if err != nil {
-		return err
+		return ByLU, err
 	}
 	piv, err := scalapack.ColumnPivots(m, ipiv, y)
 	if err != nil {
-		return err
+		return ByLU, err
 	}
 	// M = P·L·U. A·X = B is Y·P·L·U = Bᵀ; Aᵀ·X = B is Y·Uᵀ·Lᵀ·Pᵀ = Bᵀ, and
 	// Aᴴ·X = B is Y·Uᴴ·Lᴴ·Pᵀ = Bᵀ.
 	if trans == scalapack.NoTrans {
 		if err := scalapack.Trsm(scalapack.Right, scalapack.Upper, scalapack.NoTrans, scalapack.NonUnit, 1, m, y); err != nil {
-			return err
+			return ByLU, err
 		}
 		if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, scalapack.NoTrans, scalapack.Unit, 1, m, y); err != nil {
-			return err
+			return ByLU, err
 		}
-		return scalapack.Lapiv(scalapack.Backward, blacs.Column, y, piv)
+		return ByLU, scalapack.Lapiv(scalapack.Backward, blacs.Column, y, piv)
 	}
 	if err := scalapack.Lapiv(scalapack.Forward, blacs.Column, y, piv); err != nil {
-		return err
+		return ByLU, err
 	}
 	if err := scalapack.Trsm(scalapack.Right, scalapack.Lower, trans, scalapack.Unit, 1, m, y); err != nil {
-		return err
+		return ByLU, err
 	}
-	return scalapack.Trsm(scalapack.Right, scalapack.Upper, trans, scalapack.NonUnit, 1, m, y)
+	return ByLU, scalapack.Trsm(scalapack.Right, scalapack.Upper, trans, scalapack.NonUnit, 1, m, y)
 }
 
 // SpdInvert replaces the symmetric (Hermitian) positive definite n × n A by
