@@ -12,7 +12,9 @@ import (
 // other process of the group stores nothing, but reads and writes the
 // array one-sidedly and takes part in its collectives like any other.
 // Ranks are the group's; a list that is empty, repeats a rank or names one
-// out of range makes Allocate fail on every process.
+// out of range makes Allocate fail on every process. An array with ghost
+// cells may be restricted (its halos are those of the listed processes'
+// blocks); a block-cyclic one may not.
 func (b *Builder[T]) SetRestricted(list ...int) *Builder[T] {
 	b.restricted = slices.Clone(list)
 	if b.restricted == nil {
@@ -40,14 +42,12 @@ func (b *Builder[T]) restrictedLayout(op string, nproc int) (layout.Map, error) 
 	switch {
 	case b.cyclic:
 		return layout.Map{}, errorf(op, b.name, "a block-cyclic array cannot be restricted")
-	case b.ghosts != nil:
-		return layout.Map{}, errorf(op, b.name, "an array with ghost cells cannot be restricted")
 	case len(b.restricted) == 0:
 		return layout.Map{}, errorf(op, b.name, "the list of processes to restrict to is empty")
 	case len(b.restricted) > nproc:
 		return layout.Map{}, errorf(op, b.name, "%d processes listed %v; the group has %d", len(b.restricted), b.restricted, nproc)
 	}
-	m, err := b.layout(op, len(b.restricted))
+	m, err := b.ghostLayout(op, len(b.restricted))
 	if err != nil {
 		return m, err
 	}

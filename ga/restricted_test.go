@@ -1,6 +1,7 @@
 package ga_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -113,7 +114,7 @@ func TestRestricted(t *testing.T) {
 			{"a repeated process", ga.New[float64](4, 4).Name("bad").SetRestricted(0, 0)},
 			{"a process out of range", ga.New[float64](4, 4).Name("bad").SetRestricted(np)},
 			{"no process", ga.New[float64](4, 4).Name("bad").SetRestricted()},
-			{"ghost cells", ga.New[float64](4, 4).Name("bad").SetRestricted(0).Ghosts(1, 1)},
+			{"ghost cells wider than the block", ga.New[float64](4, 4).Name("bad").SetRestricted(0).Ghosts(5, 1)},
 			{"a block-cyclic distribution", ga.New[float64](4, 4).Name("bad").SetRestricted(0).BlockCyclic(2, 2)},
 		} {
 			_, err := c.b.Allocate()
@@ -124,4 +125,34 @@ func TestRestricted(t *testing.T) {
 		}
 		must(t, ga.Sync())
 	}, mpitest.Transports(mpitest.SharedMemory, mpitest.TCP))
+}
+
+// TestRestrictedGhosts: an array with ghost cells restricted to some of
+// the processes (in another order than the group's) updates its halos on
+// them as an unrestricted one does (GA's ghost code takes restricted
+// arrays), periodic wrap included; the others own nothing and hold no
+// halo.
+func TestRestrictedGhosts(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		np, me := ga.Nnodes(), ga.Nodeid()
+		list := []int{np - 1}
+		if np > 2 {
+			list = append(list, 0)
+		}
+		dims, width := []int{9, 8}, []int{1, 2}
+		a, err := ga.New[int64](dims...).Name("restricted ghosts").Ghosts(width...).SetRestricted(list...).Allocate()
+		must(t, err)
+		defer destroy(t, a)
+		if _, ok := a.GhostDims(); ok != slices.Contains(list, me) {
+			t.Errorf("process %d: holds a halo %v, listed %v", me, ok, slices.Contains(list, me))
+		}
+		ref := pattern(dims, func(i int) int64 { return int64(i + 1) })
+		putAll(t, a, ref)
+		setHalo(t, a, -1)
+		must(t, a.UpdateGhosts())
+		checkHalo(t, "restricted to "+fmt.Sprint(list), a, ref, all, -1)
+		must(t, ga.Sync())
+	})
 }

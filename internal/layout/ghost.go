@@ -5,22 +5,40 @@ import (
 	"slices"
 )
 
-// Ghosts deals one block per rank, as OnePerRank does, and stores each block
-// with Width[d] more elements on each side along dimension d: its halo of
-// ghost cells (NGA_Create_ghosts). Place's extents and offsets include the
-// halo and Spans leaves it out, so that everything that reaches storage
-// through them works on arrays with ghosts unchanged.
+// Ghosts deals one block per rank, as OnePerRank does (or as Restricted
+// does, to Ranks), and stores each block with Width[d] more elements on
+// each side along dimension d: its halo of ghost cells
+// (NGA_Create_ghosts). Place's extents and offsets include the halo and
+// Spans leaves it out, so that everything that reaches storage through
+// them works on arrays with ghosts unchanged.
 type Ghosts struct {
-	OnePerRank
 	Width []int
 	// Fixed marks the dimensions that are not periodic: their outer
 	// ghost cells, past an end of the array, are not filled (nil: every
 	// dimension is periodic, as in GA).
 	Fixed []bool
+	// Ranks, where not nil, are the ranks the blocks are restricted to
+	// (WithRestricted).
+	Ranks []int
 }
 
+// blocks is the deal of the blocks themselves.
+func (g Ghosts) blocks() Deal {
+	if g.Ranks != nil {
+		return Restricted{Ranks: g.Ranks}
+	}
+	return OnePerRank{}
+}
+
+func (g Ghosts) Owner(m *Map, i int) int { return g.blocks().Owner(m, i) }
+
+func (g Ghosts) LocalBlocks(m *Map, rank int) []int { return g.blocks().LocalBlocks(m, rank) }
+
+func (g Ghosts) Coords(m *Map, rank int) ([]int, bool) { return g.blocks().Coords(m, rank) }
+
 func (g Ghosts) Place(m *Map, c, at, ext []int) (rank, off int) {
-	rank, _ = inBlock(m, c, at, ext)
+	i, _ := inBlock(m, c, at, ext)
+	rank = g.Owner(m, i)
 	for d, w := range g.Width {
 		ext[d] += 2 * w
 		lo, _ := m.BlockRange(d, c[d])
@@ -33,10 +51,11 @@ func (g Ghosts) Place(m *Map, c, at, ext []int) (rank, off int) {
 }
 
 func (g Ghosts) LocalSize(m *Map, rank int) int {
-	if rank < 0 || rank >= m.Blocks() {
+	own := g.LocalBlocks(m, rank)
+	if len(own) == 0 {
 		return 0
 	}
-	lo, hi := m.Patch(rank)
+	lo, hi := m.Patch(own[0])
 	n := 1
 	for d, w := range g.Width {
 		n *= hi[d] - lo[d] + 1 + 2*w

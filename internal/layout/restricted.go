@@ -12,10 +12,11 @@ import (
 type Restricted struct{ Ranks []int }
 
 // WithRestricted deals m's blocks to ranks, one each; m must deal one block
-// per rank, with no more blocks than ranks, and ranks must be distinct and
-// in [0, nproc).
+// per rank (its halo kept, where it has ghost cells), with no more blocks
+// than ranks, and ranks must be distinct and in [0, nproc).
 func WithRestricted(m Map, ranks []int, nproc int) (Map, error) {
-	if m.deal != nil {
+	g, ghosts := m.deal.(Ghosts)
+	if m.deal != nil && (!ghosts || g.Ranks != nil) {
 		return Map{}, fmt.Errorf("a restricted array needs one block per process; the map is dealt %T", m.deal)
 	}
 	if len(ranks) == 0 {
@@ -33,6 +34,11 @@ func WithRestricted(m Map, ranks []int, nproc int) (Map, error) {
 	}
 	if m.Blocks() > len(ranks) {
 		return Map{}, fmt.Errorf("%d blocks for the %d listed processes", m.Blocks(), len(ranks))
+	}
+	if ghosts {
+		g.Ranks = slices.Clone(ranks)
+		m.deal = g
+		return m, nil
 	}
 	m.deal = Restricted{Ranks: slices.Clone(ranks)}
 	return m, nil
@@ -79,8 +85,11 @@ func (r Restricted) Coords(m *Map, rank int) ([]int, bool) {
 
 // Restriction returns the ranks m is restricted to, or nil.
 func (m Map) Restriction() []int {
-	if r, ok := m.deal.(Restricted); ok {
-		return r.Ranks
+	switch d := m.deal.(type) {
+	case Restricted:
+		return d.Ranks
+	case Ghosts:
+		return d.Ranks
 	}
 	return nil
 }
