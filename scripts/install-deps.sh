@@ -3,7 +3,7 @@
 # it installs only what is missing, and does nothing when all is there.
 #
 #   scripts/install-deps.sh            MPI (Open MPI), ScaLAPACK, OpenBLAS, gfortran, pkg-config,
-#                                      and the host alias of the two-node test tier (nodeb)
+#                                      parallel HDF5 and h5py, and the host alias of the two-node test tier (nodeb)
 #   scripts/install-deps.sh --bench    also the C reference libraries the benchmarks compare with
 #   scripts/install-deps.sh --mpich    also MPICH and its ScaLAPACK, beside Open MPI (build with
 #                                      -tags mpich); Open MPI stays the default mpirun and mpicc
@@ -28,6 +28,8 @@ if [ "$mpi" = mpich ]; then
   pkgs+=(libmpich-dev mpich libscalapack-mpich-dev)
 fi
 pkgs+=(libopenblas-dev gfortran pkg-config make python3)
+# Parallel HDF5 for h5/, and h5py for its tests (they read what goga writes).
+pkgs+=(libhdf5-openmpi-dev python3-h5py)
 if [ "$bench" = 1 ]; then
   pkgs+=(libglobalarrays-dev libarmci-mpi-dev)
 fi
