@@ -24,7 +24,9 @@ func TestErrors(t *testing.T) {
 		_, err := h5.Open(missing, h5.ModeRead)
 		wantErr(t, "Open of a missing file", err, h5.ErrNotFound, missing)
 		text := filepath.Join(dir, "text.h5")
-		onRoot(t, func() error { return os.WriteFile(text, []byte("not HDF5 at all, but long enough to look at\n"), 0o644) })
+		onRoot(t, func() error {
+			return os.WriteFile(text, []byte("not HDF5 at all, but long enough to look at\n"), 0o644)
+		})
 		_, err = h5.Open(text, h5.ModeReadWrite)
 		wantErr(t, "Open of a text file", err, h5.ErrFormat, text)
 		absent(t, "after a failed Open", text+".nothing")
