@@ -33,6 +33,19 @@ type spec struct {
 	Attrs    []attr    `json:"attrs"`
 }
 
+// kinds are write and read for each element type, by its NumPy name.
+var kinds = map[string]struct {
+	write func(*testing.T, *h5.File, *dataset)
+	read  func(*testing.T, *h5.File, dataset)
+}{
+	"int32":      {write[int32], read[int32]},
+	"int64":      {write[int64], read[int64]},
+	"float32":    {write[float32], read[float32]},
+	"float64":    {write[float64], read[float64]},
+	"complex64":  {write[complex64], read[complex64]},
+	"complex128": {write[complex128], read[complex128]},
+}
+
 // write writes a new array of d's type and dims, holding val, to f.
 func write[T ga.Elem](t *testing.T, f *h5.File, d *dataset) {
 	t.Helper()
@@ -73,21 +86,7 @@ func TestH5pyReads(t *testing.T) {
 		f, err := h5.Create(name)
 		must(t, err)
 		for i := range s.Datasets {
-			d := &s.Datasets[i]
-			switch d.Dtype {
-			case "int32":
-				write[int32](t, f, d)
-			case "int64":
-				write[int64](t, f, d)
-			case "float32":
-				write[float32](t, f, d)
-			case "float64":
-				write[float64](t, f, d)
-			case "complex64":
-				write[complex64](t, f, d)
-			case "complex128":
-				write[complex128](t, f, d)
-			}
+			kinds[s.Datasets[i].Dtype].write(t, f, &s.Datasets[i])
 		}
 		for _, a := range s.Attrs {
 			must(t, f.SetAttr(a.Path, a.Name, a.Value))
@@ -145,20 +144,7 @@ func TestH5pyWrites(t *testing.T) {
 		f, err := h5.Open(name, h5.ModeRead)
 		must(t, err)
 		for _, d := range s.Datasets {
-			switch d.Dtype {
-			case "int32":
-				read[int32](t, f, d)
-			case "int64":
-				read[int64](t, f, d)
-			case "float32":
-				read[float32](t, f, d)
-			case "float64":
-				read[float64](t, f, d)
-			case "complex64":
-				read[complex64](t, f, d)
-			case "complex128":
-				read[complex128](t, f, d)
-			}
+			kinds[d.Dtype].read(t, f, d)
 		}
 		for _, a := range []attr{
 			{"fields", "units", "K"},
