@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh            MPI (Open MPI), ScaLAPACK, OpenBLAS, gfortran, pkg-config,
 #                                      parallel HDF5 and h5py, and the host alias of the two-node test tier (nodeb)
 #   scripts/install-deps.sh --bench    also the C reference libraries the benchmarks compare with
-#   scripts/install-deps.sh --mpich    also MPICH and its ScaLAPACK, beside Open MPI (build with
+#   scripts/install-deps.sh --mpich    also MPICH, its ScaLAPACK and HDF5, beside Open MPI (build with
 #                                      -tags mpich); Open MPI stays the default mpirun and mpicc
 #
 # On Debian or Ubuntu as root it uses apt-get. Anywhere else it prints exactly
@@ -25,7 +25,7 @@ done
 
 pkgs=(libopenmpi-dev openmpi-bin libscalapack-openmpi-dev)
 if [ "$mpi" = mpich ]; then
-  pkgs+=(libmpich-dev mpich libscalapack-mpich-dev)
+  pkgs+=(libmpich-dev mpich libscalapack-mpich-dev libhdf5-mpich-dev)
 fi
 pkgs+=(libopenblas-dev gfortran pkg-config make python3)
 # Parallel HDF5 for h5/, and h5py for its tests (they read what goga writes).
@@ -45,7 +45,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "install-deps.sh: this is not a Debian/Ubuntu system. Install the equivalents of:" >&2
     echo "  ${missing[*]}" >&2
-    echo "(an MPI implementation with its headers and mpirun, ScaLAPACK for it, OpenBLAS, gfortran, pkg-config)" >&2
+    echo "(an MPI implementation with its headers and mpirun, ScaLAPACK and parallel HDF5 for it, OpenBLAS, gfortran, pkg-config, Python 3 with h5py)" >&2
     exit 1
   fi
   if [ "$(id -u)" != 0 ]; then
