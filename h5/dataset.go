@@ -328,10 +328,6 @@ func move[T ga.Elem](op string, f *File, path string, ds hdf5.ID, g *ga.Array[T]
 		n *= e
 	}
 	buf := make([]T, n)
-	var p unsafe.Pointer
-	if n > 0 {
-		p = unsafe.Pointer(&buf[0])
-	}
 	var err error
 	if write {
 		// Others' puts to g before this call are complete.
@@ -346,11 +342,13 @@ func move[T ga.Elem](op string, f *File, path string, ds hdf5.ID, g *ga.Array[T]
 			return err
 		}
 	}
-	_, err = locked(func() (struct{}, error) { return struct{}{}, hdf5.DatasetIO(ds, write, code, start, count, p) })
-	if err != nil {
+	if err = steps(ds, write, code, shape[0], c.Size(), start, count, buf); err != nil {
 		err = hdf5Error(op, f.name, path, err)
 	}
 	if err = agree(c, op, f.name, path, err); err != nil || write {
+		if err == nil {
+			f.writeBehind()
+		}
 		return err
 	}
 	if n > 0 {
@@ -363,4 +361,37 @@ func move[T ga.Elem](op string, f *File, path string, ds hdf5.ID, g *ga.Array[T]
 		err = errorf(op, f.name, path, err, "putting rows %d to %d of %q: %v", lo[0], hi[0], g.Name(), err)
 	}
 	return agree(c, op, f.name, path, err)
+}
+
+// stepBytes is about the most bytes a process moves in one collective call.
+const stepBytes = 1 << 20
+
+// steps moves a process's band (count at start, in buf) in collective
+// calls of about stepBytes each, of whole rows: as many on every process,
+// those whose rows run out moving none. One call of the whole band
+// (16 MiB here) took a single pwrite of Open MPI's OMPIO 36 ms where 16 of
+// 1 MiB took 5.
+func steps[T ga.Elem](ds hdf5.ID, write bool, code, rows, np int, start, count []int, buf []T) error {
+	per := 1 // elements of a row, alike on every process
+	for _, e := range count[1:] {
+		per *= e
+	}
+	var z T
+	step := max(stepBytes/(per*int(unsafe.Sizeof(z))), 1)
+	most := (rows + np - 1) / np
+	lib.Lock()
+	defer lib.Unlock()
+	for r := 0; r < most; r += step {
+		st, ct := slices.Clone(start), slices.Clone(count)
+		st[0] += r
+		ct[0] = max(min(step, count[0]-r), 0)
+		var p unsafe.Pointer
+		if ct[0] > 0 {
+			p = unsafe.Pointer(&buf[r*per])
+		}
+		if err := hdf5.DatasetIO(ds, write, code, st, ct, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -51,9 +51,13 @@
 //
 // Each process moves a band of the box (the whole dataset, or the
 // hyperslab): process k of n the rows [k·B/n, (k+1)·B/n) of its B along
-// the first dimension, by one collective H5Dwrite or H5Dread
-// (H5FD_MPIO_COLLECTIVE) of that hyperslab; a process with no rows
-// selects none and takes part. A write first gets its band from the global
+// the first dimension, by collective H5Dwrite or H5Dread calls
+// (H5FD_MPIO_COLLECTIVE) of about 1 MiB of whole rows each, as many on
+// every process, a process whose rows have run out selecting none (one
+// call of a whole 16 MiB band was a single pwrite of Open MPI's OMPIO that
+// took 36 ms, where 16 calls of 1 MiB took 5). After a write, process 0
+// starts the writeback of the file (sync_file_range) in the background, so
+// that Close's fsync waits for less. A write first gets its band from the global
 // array (ga.Get, from whichever processes own it; after a Sync, so that
 // earlier Puts are in); a read puts its band into the global array only
 // when every process has read its own, so that a failed read leaves the
@@ -118,7 +122,10 @@
 // array (32 MiB) on 2 processes, Create, Write and Close (with its fsync,
 // check and rename) and Open, Read and Close, as dra_write_MBps and
 // dra_read_MBps time a disk array in the same run. Where a write's time goes (one smoke run on a loaded 2-core
-// machine): H5Dwrite of the two bands 9-12 ms, Close 20-25 ms, of which
-// the fsync 11-15 ms and the rename over the previous file most of the
-// rest; HDF5's check of the closed file takes under 1 ms.
+// machine, where dra wrote in 18-22 ms): Write 11-18 ms (the Get of the
+// band 5-10 ms of it), Close 18-27 ms, of which the fsync 11-15 ms and the
+// rename over the previous file most of the rest; HDF5's check of the
+// closed file takes under 1 ms. The write was 0.55-0.65 of dra's speed
+// there: dra starts the writeback of each 1 MiB as it goes, so its fsync
+// finds less to do.
 package h5

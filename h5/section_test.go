@@ -83,3 +83,30 @@ func TestSections(t *testing.T) {
 		must(t, f.Close())
 	})
 }
+
+// TestSteps moves bands of several collective calls each (5.6 MB, rows of
+// 5600 bytes), unequal on 3 processes, to and from a contiguous and a
+// chunked dataset.
+func TestSteps(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		dir := start(t)
+		defer stop(t)
+		name := filepath.Join(dir, "big.h5")
+		g := newArray[float64](t, "big", []int{1001, 700})
+		defer mpitest.Cleanup(t, g.Destroy)
+		f, err := h5.Create(name)
+		must(t, err)
+		must(t, h5.Write(f, "contiguous", g, nil))
+		must(t, h5.Write(f, "chunked", g, &h5.Options{Chunk: []int{100, 128}}))
+		must(t, f.Close())
+		f, err = h5.Open(name, h5.ModeRead)
+		must(t, err)
+		for _, path := range []string{"contiguous", "chunked"} {
+			d, err := h5.Load[float64](f, path, path)
+			must(t, err)
+			wantVal(t, "Load "+path, whole(t, d))
+			must(t, d.Destroy())
+		}
+		must(t, f.Close())
+	})
+}
