@@ -368,9 +368,8 @@ const stepBytes = 1 << 20
 
 // steps moves a process's band (count at start, in buf) in collective
 // calls of about stepBytes each, of whole rows: as many on every process,
-// those whose rows run out moving none. One call of the whole band
-// (16 MiB here) took a single pwrite of Open MPI's OMPIO 36 ms where 16 of
-// 1 MiB took 5.
+// those whose rows run out moving none. One call of a whole band of 16
+// MiB was a single pwrite under Open MPI's OMPIO that took 36 ms (doc.go).
 func steps[T ga.Elem](ds hdf5.ID, write bool, code, rows, np int, start, count []int, buf []T) error {
 	per := 1 // elements of a row, alike on every process
 	for _, e := range count[1:] {
