@@ -1,6 +1,7 @@
 package h5_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -81,6 +82,32 @@ func TestSections(t *testing.T) {
 			}
 		}
 		must(t, f.Close())
+
+		// ModeReadWrite: row 4 of g into row 4 of the dataset, and an
+		// attribute, on a copy that Close publishes.
+		f, err = h5.Open(name, h5.ModeReadWrite)
+		must(t, err)
+		must(t, h5.WriteSection(false, g, []int{4, 0}, []int{4, cols - 1}, f, "s/d", []int{4, 0}, []int{4, cols - 1}))
+		must(t, f.SetAttr("s", "edited", int64(1)))
+		must(t, f.Close())
+		for j := range cols {
+			want[4*cols+j] = gv(4, j)
+		}
+		f, err = h5.Open(name, h5.ModeRead)
+		must(t, err)
+		must(t, h5.Read(f, "s/d", d))
+		for i, v := range whole(t, d) {
+			if v != want[i] {
+				t.Errorf("after ModeReadWrite: dataset (%d, %d) = %v, want %v", i/cols, i%cols, v, want[i])
+			}
+		}
+		if v, err := f.Attr("s", "edited"); err != nil || v != int64(1) {
+			t.Errorf("after ModeReadWrite: attribute edited %v (%v), want 1", v, err)
+		}
+		must(t, f.Close())
+		if _, err := os.Stat(name + ".partial"); !os.IsNotExist(err) {
+			t.Errorf("after ModeReadWrite: %s.partial exists (%v)", name, err)
+		}
 	})
 }
 
