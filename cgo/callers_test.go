@@ -27,7 +27,8 @@ var entryPoints = map[string][]string{
 
 // TestCallers walks the module and fails where a package other than the
 // wrapperPkgs imports this one, or uses a name of it that is not among its
-// entry points: doc.go says who calls cgo, and this keeps it true.
+// entry points, or a package other than h5 imports cgo/hdf5: doc.go says
+// who calls cgo, and this keeps it true.
 func TestCallers(t *testing.T) {
 	const path = "github.com/goga-hpc/goga/cgo"
 	root, err := filepath.Abs("..")
@@ -54,6 +55,9 @@ func TestCallers(t *testing.T) {
 		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
 		if err != nil {
 			return err
+		}
+		if importName(f, path+"/hdf5") != "" && under(filepath.ToSlash(filepath.Dir(rel)), []string{"h5"}) == "" {
+			t.Errorf("%s imports cgo/hdf5: only h5 may", rel)
 		}
 		name := importName(f, path)
 		if name == "" {

@@ -31,6 +31,11 @@
 // TestCallers keeps this list true: a new caller above armci takes one of
 // these entry points, or adds a named one here and there.
 //
+// HDF5 is bound beside this package, in cgo/hdf5, by the same rules, so
+// that only programs that write HDF5 link libhdf5 (and the tens of
+// libraries it loads, about 20 ms at every start). Package h5 is its one
+// caller, and TestCallers holds that too.
+//
 // # Rules
 //
 //   - MPI handles cross into Go as small named integer types (Comm, Group,

@@ -3,10 +3,10 @@
 # it installs only what is missing, and does nothing when all is there.
 #
 #   scripts/install-deps.sh            MPI (Open MPI), ScaLAPACK, OpenBLAS, gfortran, pkg-config,
-#                                      and the host aliases of the tiers of simulated nodes
-#                                      (nodeb, nodec, noded)
+#                                      parallel HDF5 and h5py, and the host aliases of the tiers of
+#                                      simulated nodes (nodeb, nodec, noded)
 #   scripts/install-deps.sh --bench    also the C reference libraries the benchmarks compare with
-#   scripts/install-deps.sh --mpich    also MPICH and its ScaLAPACK, beside Open MPI (build with
+#   scripts/install-deps.sh --mpich    also MPICH, its ScaLAPACK and HDF5, beside Open MPI (build with
 #                                      -tags mpich); Open MPI stays the default mpirun and mpicc
 #
 # On Debian or Ubuntu as root it uses apt-get. Anywhere else it prints exactly
@@ -26,9 +26,11 @@ done
 
 pkgs=(libopenmpi-dev openmpi-bin libscalapack-openmpi-dev)
 if [ "$mpi" = mpich ]; then
-  pkgs+=(libmpich-dev mpich libscalapack-mpich-dev)
+  pkgs+=(libmpich-dev mpich libscalapack-mpich-dev libhdf5-mpich-dev)
 fi
 pkgs+=(libopenblas-dev gfortran pkg-config make python3)
+# Parallel HDF5 for h5/, and h5py for its tests (they read what goga writes).
+pkgs+=(libhdf5-openmpi-dev python3-h5py)
 if [ "$bench" = 1 ]; then
   pkgs+=(libglobalarrays-dev libarmci-mpi-dev)
 fi
@@ -44,7 +46,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "install-deps.sh: this is not a Debian/Ubuntu system. Install the equivalents of:" >&2
     echo "  ${missing[*]}" >&2
-    echo "(an MPI implementation with its headers and mpirun, ScaLAPACK for it, OpenBLAS, gfortran, pkg-config)" >&2
+    echo "(an MPI implementation with its headers and mpirun, ScaLAPACK and parallel HDF5 for it, OpenBLAS, gfortran, pkg-config, Python 3 with h5py)" >&2
     exit 1
   fi
   if [ "$(id -u)" != 0 ]; then

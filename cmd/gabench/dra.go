@@ -91,6 +91,9 @@ func draBench() error {
 	}
 	emit("dra_write_MBps", n, bytes/tw/1e6, "MB/s")
 	emit("dra_read_MBps", n, bytes/tr/1e6, "MB/s")
+	if err := h5Bench(a, string(dir)); err != nil {
+		return err
+	}
 
 	// The limit: one process, sequential.
 	if me == 0 {

@@ -1,0 +1,6 @@
+//go:build mpich
+
+package hdf5
+
+// #cgo pkg-config: hdf5-mpich
+import "C"

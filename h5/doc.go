@@ -1,0 +1,132 @@
+// Package h5 writes global arrays (package ga) to HDF5 files and reads
+// them back, collectively, through parallel HDF5: the format that h5py,
+// xarray, NetCDF-4, ParaView, VisIt, MATLAB and Julia read, where
+// dra's files are goga's own and .npy holds one array a file.
+//
+//	f, err := h5.Create("run.h5") // after ga.Init
+//	err = h5.Write(f, "run1/fields/u", u, &h5.Options{Chunk: []int{256, 256}})
+//	err = f.SetAttr("run1/fields/u", "units", "m/s")
+//	err = f.Close() // run.h5 appears, complete
+//
+//	f, err = h5.Open("run.h5", h5.ModeRead)
+//	v, err := h5.Load[float64](f, "run1/fields/u", "v") // a new global array
+//	err = h5.ReadSection(false, g, glo, ghi, f, "run1/fields/u", dlo, dhi)
+//
+// and in Python:
+//
+//	u = h5py.File("run.h5")["run1/fields/u"][()]
+//
+// # Semantics
+//
+// A File is opened by every process of GA's default group, through HDF5's
+// MPI-IO driver (H5Pset_fapl_mpio) on the group's communicator, with
+// metadata read and written collectively. Every call on it is collective
+// over that group, with the same arguments on every process (the
+// arguments are hashed and compared: a difference is ErrArgs on every
+// process), and the global arrays it moves live on that group.
+//
+// Datasets hold the six element types of ga: int32 and int64 (HDF5's
+// little-endian integers), float32 and float64 (IEEE), complex64 and
+// complex128 as h5py stores them, a compound of two floats named "r" and
+// "i". Any number of dimensions (1 to 32), stored contiguous or in chunks
+// (Options.Chunk). Paths are folders: Write and CreateDataset make the
+// groups on a dataset's way ("run1/fields/u"), CreateGroup makes one
+// alone. A read accepts a dataset of T's kind in either byte order
+// (HDF5 converts), and refuses any other type (ErrMismatch): no silent
+// conversion of float64 to float32, or of unsigned integers.
+//
+// Write makes a dataset of a global array's type and dims and fills it,
+// and sets its attributes "name" (the array's name) and "distribution"
+// (how many blocks goga cut it into along each dimension: ProcGrid).
+// Read fills a global array of the dataset's type and dims; Load makes one
+// (default distribution) and fills it. CreateDataset makes a dataset of
+// zeros that WriteSection fills a hyperslab at a time: WriteSection and
+// ReadSection move a patch [glo, ghi] of a global array to or from a
+// hyperslab [dlo, dhi] (0-based, inclusive, C order, as dra's sections),
+// the shapes equal, extents of 1 aside, transposed when trans is set.
+// SetAttr and Attr write and read attributes of a dataset, a group or the
+// file ("/"): strings (variable-length UTF-8, as h5py writes str; any
+// string kind is read), numbers of the element types or int, and
+// one-dimensional slices of them.
+//
+// Each process moves a band of the box (the whole dataset, or the
+// hyperslab): process k of n the rows [k·B/n, (k+1)·B/n) of its B along
+// the first dimension, by collective H5Dwrite or H5Dread calls
+// (H5FD_MPIO_COLLECTIVE) of about 1 MiB of whole rows each, as many on
+// every process, a process whose rows have run out selecting none: one
+// call of a whole 16 MiB band was a single pwrite under Open MPI's OMPIO
+// that took 36 ms, and in calls of 1 MiB the Write of 2048 × 2048 on 2
+// processes went from 40-50 ms to 11-18 ms. After a write, process 0
+// starts the writeback of the file (sync_file_range) in the background, so
+// that Close's fsync waits for less. A write first gets its band from the global
+// array (ga.Get, from whichever processes own it; after a Sync, so that
+// earlier Puts are in); a read puts its band into the global array only
+// when every process has read its own, so that a failed read leaves the
+// array unchanged. Each band of a contiguous dataset is then one run of
+// the file. Bands rather than each process's own blocks, for dra's
+// reason: the default distribution of 2048 × 2048 on 2 processes is
+// column blocks, thousands of small runs in the file each. Sections of
+// another shape than their patch (transposed, or extents of 1 moved) go
+// through a scratch global array of the hyperslab's shape and
+// ga.CopyPatch.
+//
+// # Files
+//
+// A file is complete or absent. Create writes name + ".partial" (and
+// Open with ModeReadWrite copies the file there first, from process 0);
+// Close closes it, syncs it, has HDF5 open it alone and close it again (a
+// check of its superblock and length), and renames it to its name. If a
+// call that changed the file failed, Close removes the partial file
+// instead and returns that failure; so does a failure of any of Close's
+// steps. ModeRead reads the file in place.
+//
+// A full disk is an error where the space is taken: each new dataset's
+// bytes (and 64 KiB for its metadata) are reserved with fallocate on the
+// partial file, beyond the bound of what HDF5 has placed so far, and
+// the reserve past the file's end is freed at Close. Writes through
+// MPI-IO alone would not tell: Open MPI 4.1.4's OMPIO prints "No space left
+// on device" and returns success (see dra).
+//
+// # Errors
+//
+// Nothing aborts and HDF5 prints nothing: its automatic error printing is
+// off (H5Eset_auto2), and a failed HDF5 call is an *Error that names the
+// call (the Go function), the file, the dataset or group, the HDF5
+// function that failed, and HDF5's error stack from the outermost
+// description in, wrapping ErrHDF5. Every failure is an error on every
+// process, by goga's agreement protocol (internal/agreement, as dra and ga
+// agree): the failing process gets its own error, the others an *Error
+// wrapping ErrPeer and the failing process's sentinel, with its message.
+// The sentinels: ErrNotFound (a missing file, dataset, group or
+// attribute), ErrExists, ErrMismatch (a dataset of another type or shape,
+// a patch or hyperslab out of bounds or of another shape), ErrFormat (not
+// an HDF5 file), ErrClosed, ErrReadOnly, ErrArgs.
+//
+// # Threads
+//
+// HDF5 (Debian's libhdf5-openmpi 1.10.8) is built without thread safety:
+// the package makes one HDF5 call at a time in a process (a lock), and
+// since the calls are collective, a program makes them from one goroutine
+// at a time, in the same order on every process, as for any collective.
+//
+// # Linking
+//
+// HDF5 is bound by cgo/hdf5, a package of its own, so that only programs
+// that import h5 link libhdf5 (and the tens of libraries it loads).
+// scripts/install-deps.sh installs libhdf5-openmpi-dev, and python3-h5py
+// for the tests, which check what h5py reads of goga's files and what goga
+// reads of h5py's.
+//
+// # Performance
+//
+// cmd/gabench's h5_write_MBps and h5_read_MBps: a 2048 × 2048 float64
+// array (32 MiB) on 2 processes, Create, Write and Close (with its fsync,
+// check and rename) and Open, Read and Close, as dra_write_MBps and
+// dra_read_MBps time a disk array in the same run. Where a write's time goes (one smoke run on a loaded 2-core
+// machine, where dra wrote in 18-22 ms): Write 11-18 ms (the Get of the
+// band 5-10 ms of it), Close 18-27 ms, of which the fsync 11-15 ms and the
+// rename over the previous file most of the rest; HDF5's check of the
+// closed file takes under 1 ms. The write was 0.55-0.65 of dra's speed
+// there: dra starts the writeback of each 1 MiB as it goes, so its fsync
+// finds less to do.
+package h5
