@@ -46,44 +46,20 @@ func errorf(op, file string, err error, format string, a ...any) error {
 	return &Error{Op: op, File: file, Msg: fmt.Sprintf(format, a...), Err: err}
 }
 
-// peerError is what a process gets when another one failed.
-type peerError struct {
-	rank int
-	msg  string
-	err  error // the failing process's sentinel, or nil
-}
-
-func (e *peerError) Error() string   { return fmt.Sprintf("process %d failed: %s", e.rank, e.msg) }
-func (e *peerError) Unwrap() []error { return []error{ErrPeer, e.err} }
-
 // agree makes one process's failure every process's, by goga's agreement
-// protocol (internal/agreement): it returns nil when no process of c
-// failed, the process's own error where it failed, and elsewhere an *Error
+// protocol (agreement.Among): it returns nil when no process of c failed,
+// the process's own error where it failed, and elsewhere an *Error
 // wrapping ErrPeer and the sentinel of the last failing process, with its
-// message. Every process of c calls it at the same point; it costs one
-// Allreduce of 4 bytes when nothing failed, and one broadcast more when a
-// process did.
+// message. Every process of c calls it at the same point.
 func agree(c *mpi.Comm, op, file string, err error) error {
-	v := agreement.Verdict(c.Rank(), err != nil, 0)
-	flag, last := []int32{int32(v[0])}, []int32{0}
-	if rerr := mpi.Allreduce(c, flag, last, mpi.Max); rerr != nil {
-		return errorf(op, file, rerr, "agreeing on success: %v", rerr)
-	}
-	r := agreement.Refuser([]int64{int64(last[0])})
-	if r < 0 {
-		return nil
-	}
-	var msg string
-	if err != nil {
-		msg = err.Error()
-	}
-	why, berr := agreement.Tell(c, r, sentinels, err, "", msg)
-	if err != nil {
+	peer, _, aerr := agreement.Among(c, err, 0, sentinels)
+	switch {
+	case err != nil:
 		return err
+	case aerr != nil:
+		return errorf(op, file, aerr, "%v", aerr)
+	case peer != nil:
+		return &Error{Op: op, File: file, Msg: peer.Error(), Err: peer}
 	}
-	if berr != nil {
-		return errorf(op, file, berr, "learning process %d's failure: %v", r, berr)
-	}
-	pe := &peerError{rank: r, msg: why.Msg, err: why.Sentinel}
-	return &Error{Op: op, File: file, Msg: pe.Error(), Err: pe}
+	return nil
 }

@@ -73,52 +73,28 @@ func hdf5Error(op, file, obj string, err error) error {
 	return &Error{Op: op, File: file, Object: obj, Call: call, Msg: msg, Err: ErrHDF5}
 }
 
-// peerError is what a process gets when another one failed.
-type peerError struct {
-	rank int
-	msg  string
-	err  error // the failing process's sentinel, or nil
-}
-
-func (e *peerError) Error() string   { return fmt.Sprintf("process %d failed: %s", e.rank, e.msg) }
-func (e *peerError) Unwrap() []error { return []error{ErrPeer, e.err} }
-
 // agree makes one process's failure every process's, by goga's agreement
-// protocol (internal/agreement), and checks that every process passed the
+// protocol (agreement.Among), and checks that every process passed the
 // same arguments (args, hashed; none for a step within a call). It returns
 // nil where no process failed, the process's own error where it failed,
 // and elsewhere an *Error wrapping ErrPeer and the failing process's
 // sentinel, with its message. Every process of c calls it at the same
-// point: one Allreduce of three words, and one broadcast more where a
-// process failed.
+// point.
 func agree(c *mpi.Comm, op, file, obj string, err error, args ...any) error {
 	var sum int64
 	if len(args) > 0 {
 		sum = agreement.Hash(fmt.Append(nil, args...))
 	}
-	v := agreement.Verdict(c.Rank(), err != nil, sum)
-	all := make([]int64, agreement.Words)
-	if rerr := mpi.Allreduce(c, v[:], all, mpi.Max); rerr != nil {
-		return errorf(op, file, obj, rerr, "agreeing on success: %v", rerr)
-	}
-	r := agreement.Refuser(all)
-	if r < 0 {
-		if agreement.Mismatch(all) {
-			return errorf(op, file, obj, ErrArgs, "arguments differ between processes (here %v)", args)
-		}
-		return nil
-	}
-	var msg string
-	if err != nil {
-		msg = err.Error()
-	}
-	why, berr := agreement.Tell(c, r, sentinels, err, "", msg)
-	if err != nil {
+	peer, mismatch, aerr := agreement.Among(c, err, sum, sentinels)
+	switch {
+	case err != nil:
 		return err
+	case aerr != nil:
+		return errorf(op, file, obj, aerr, "%v", aerr)
+	case peer != nil:
+		return &Error{Op: op, File: file, Object: obj, Msg: peer.Error(), Err: peer}
+	case mismatch:
+		return errorf(op, file, obj, ErrArgs, "arguments differ between processes (here %v)", args)
 	}
-	if berr != nil {
-		return errorf(op, file, obj, berr, "learning process %d's failure: %v", r, berr)
-	}
-	pe := &peerError{rank: r, msg: why.Msg, err: why.Sentinel}
-	return &Error{Op: op, File: file, Object: obj, Msg: pe.Error(), Err: pe}
+	return nil
 }

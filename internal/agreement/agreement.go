@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/goga-hpc/goga/mpi"
@@ -131,4 +132,45 @@ func Text(c *mpi.Comm, text string, root int) (string, error) {
 		buf = buf[:i]
 	}
 	return string(buf), nil
+}
+
+// PeerError is what a process gets when another process of a call failed:
+// that process's rank, message and sentinel (nil for none of the caller's).
+// errors.Is finds ErrPeer and the sentinel in it.
+type PeerError struct {
+	Rank     int
+	Msg      string
+	Sentinel error
+}
+
+func (e *PeerError) Error() string   { return fmt.Sprintf("process %d failed: %s", e.Rank, e.Msg) }
+func (e *PeerError) Unwrap() []error { return []error{ErrPeer, e.Sentinel} }
+
+// Among is the agreement of a call on c's processes for packages whose
+// failures are told by sentinel (dra, h5): local is this process's error
+// (nil: it succeeded), sum the hash of its arguments (0 where there are
+// none to compare). Every process of c calls it at the same point: one
+// Allreduce of Words words, and one broadcast more where a process failed.
+// It returns, alike on every process, peer set where some process failed
+// (the last one), mismatch where none failed but the sums differ, and err
+// where MPI itself failed.
+func Among(c *mpi.Comm, local error, sum int64, sentinels []error) (peer *PeerError, mismatch bool, err error) {
+	v := Verdict(c.Rank(), local != nil, sum)
+	all := make([]int64, Words)
+	if err := mpi.Allreduce(c, v[:], all, mpi.Max); err != nil {
+		return nil, false, fmt.Errorf("agreeing on success: %w", err)
+	}
+	r := Refuser(all)
+	if r < 0 {
+		return nil, Mismatch(all), nil
+	}
+	var msg string
+	if local != nil {
+		msg = local.Error()
+	}
+	why, err := Tell(c, r, sentinels, local, "", msg)
+	if err != nil {
+		return nil, false, fmt.Errorf("learning process %d's failure: %w", r, err)
+	}
+	return &PeerError{Rank: r, Msg: why.Msg, Sentinel: why.Sentinel}, false, nil
 }
