@@ -4,7 +4,7 @@ GO ?= go
 NP ?= 4
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node bench-collectives bench-scale bench-apps check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node bench-collectives bench-scale bench-apps bench-flood check-mpich clean
 
 all: build
 
@@ -186,6 +186,13 @@ bench-apps:
 		scripts/bench-apps.sh '$(GA_SRC)'
 	awk -f scripts/bench-apps-md.awk bin/bench-apps.tsv | tee bin/bench-apps.md
 	$(GO) run ./examples/internal/appsplot -plot docs/bench-apps.png bin/bench-apps.tsv
+
+# What a flood of forged datagrams at the doorbells costs a job across the
+# two simulated nodes (scripts/flood.py as the stranger): scripts/bench-flood.sh.
+bench-flood: build
+	scripts/install-deps.sh --bench
+	$(GO) build -o bin/armcibench ./cmd/armcibench
+	BENCH_RUNS=$(BENCH_RUNS) scripts/bench-flood.sh | tee bin/bench-flood.txt
 
 # Checks that the MPICH build compiles (needs scripts/install-deps.sh --mpich).
 check-mpich:

@@ -32,7 +32,8 @@ pkgs+=(libopenblas-dev gfortran pkg-config make python3)
 # Parallel HDF5 for h5/, and h5py for its tests (they read what goga writes).
 pkgs+=(libhdf5-openmpi-dev python3-h5py)
 if [ "$bench" = 1 ]; then
-  pkgs+=(libglobalarrays-dev libarmci-mpi-dev)
+  # iproute2: ss, with which scripts/flood.py finds a job's doorbells.
+  pkgs+=(libglobalarrays-dev libarmci-mpi-dev iproute2)
 fi
 
 missing=()
