@@ -80,6 +80,14 @@ type amServer struct {
 	// and accumulates) sent so far, in the target's turn; fenced is the
 	// count a fence has seen done there.
 	sent, fenced []atomic.Uint64
+	// written lists, in no order, the targets that may have puts or
+	// accumulates a fence has not seen done, so that AllFence visits those
+	// instead of reading every target's counters (am_fence.go); listed[to]
+	// says whether to is in it. Both change under writtenMu; listed is
+	// read without it on the send path.
+	writtenMu sync.Mutex
+	written   []int
+	listed    []atomic.Bool
 
 	// serving is held by the thread handling a request (serveOne); it
 	// guards rbuf, which receives requests, and scratch, which holds
@@ -125,7 +133,7 @@ func startAM(c *mpi.Comm, turns []sync.Mutex, j *job) (*amServer, error) {
 	}
 	n := dup.Size()
 	a := &amServer{comm: dup, commH: cgo.Comm(dup.Handle()), rank: dup.Rank(), parts: map[int64]amPart{}, turns: turns,
-		sent: make([]atomic.Uint64, n), fenced: make([]atomic.Uint64, n), bell: bell, done: make(chan struct{})}
+		sent: make([]atomic.Uint64, n), fenced: make([]atomic.Uint64, n), listed: make([]atomic.Bool, n), bell: bell, done: make(chan struct{})}
 	backgroundStarted()
 	go a.serve()
 	return a, nil

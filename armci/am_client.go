@@ -23,7 +23,7 @@ func (v *viaAM) header(op int, sh amShape, n int, inline []byte, flags int64, sc
 	h = append(h, scale[0], scale[1])
 	h = append(h, w[1:]...)
 	if op == amPut || op == amAcc {
-		v.s.rt.am.sent[v.to].Add(1)
+		v.s.rt.am.wrote(v.to)
 	}
 	return encode(h, inline)
 }
@@ -178,42 +178,6 @@ func (v *viaAM) getV(b []byte, vecs []IOVec, wait bool) ([]*mpi.Request, error) 
 	})
 }
 
-// fence asks the owner's server to answer once everything this process sent
-// it before is done; nothing is asked when nothing was sent since the last
-// fence.
-func (v *viaAM) fence() error { return v.s.rt.am.fence(v.to) }
-
-func (a *amServer) fence(to int) error {
-	if a.fenced[to].Load() >= a.sent[to].Load() {
-		return nil // nothing sent since a fence saw all done: no turn to wait for
-	}
-	end := a.turn(to)
-	upto := a.sent[to].Load()
-	if a.fenced[to].Load() >= upto {
-		end()
-		return nil
-	}
-	tag := a.replyTag()
-	h := make([]int64, hRest+2)
-	h[hOp], h[hReply] = amFence, int64(tag)
-	err := a.post(encode(h, nil), to)
-	var r *mpi.Request
-	if err == nil {
-		r, err = mpi.Irecv(a.comm, []byte{}, to, tag)
-	}
-	end()
-	if err == nil {
-		err = a.wait(r)
-	}
-	for err == nil {
-		// Another goroutine's fence may have seen more done meanwhile.
-		if f := a.fenced[to].Load(); f >= upto || a.fenced[to].CompareAndSwap(f, upto) {
-			break
-		}
-	}
-	return err
-}
-
 // turn waits for this process's turn to send requests to the process of rank
 // to in the runtime, and returns the function that ends it.
 func (a *amServer) turn(to int) func() { return takeTurn(&a.turns[to]) }
@@ -221,20 +185,6 @@ func (a *amServer) turn(to int) func() { return takeTurn(&a.turns[to]) }
 // turn is v's owner's turn (amServer.turn), taken by every operation on v
 // for its whole issue and completion, as Segment.turn is on the other paths.
 func (v *viaAM) turn() func() { return v.s.rt.am.turn(v.to) }
-
-// fenceAll fences every target this process sent puts or accumulates to,
-// but skip (-1: none).
-func (a *amServer) fenceAll(skip int) error {
-	for to := range a.sent {
-		if to == skip {
-			continue
-		}
-		if err := a.fence(to); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // started wraps what an operation left in flight (payloads that follow
 // their requests, replies to come); none: it is complete.

@@ -286,8 +286,9 @@
 //	                            per process of the runtime   other
 //	Runtime, one node           8P (a lock per target)       barrier in the node's shared memory, once per node:
 //	                                                         64·2⌈log2 P⌉·P + 1088·2P
-//	Runtime, across nodes       24P (locks; requests sent    links 2080k (a TCP link per partner); the node's
-//	  (active messages)           and fenced per target)     ranks 8n
+//	Runtime, across nodes       28P (locks; requests sent    links 2080k (a TCP link per partner); the node's
+//	  (active messages)           and fenced per target,     ranks 8n; the targets written since
+//	                              whether it is written)     their last fence, 8 each
 //	  doorbells (P ≤ 512)       88P (an address, the last
 //	                              request, rings each way)
 //	Runtime, across nodes (RMA) 8P                           8n
@@ -301,7 +302,7 @@
 //	                              rank)
 //
 // At P = 100,000 with 64 processes a node, a runtime across nodes keeps
-// 2.4 MB and a segment 8 MB in each process: a program of 100 arrays holds
+// 2.8 MB and a segment 8 MB in each process: a program of 100 arrays holds
 // 0.8 GB a process in these tables. GA C's own per-array table is 8P (a
 // pointer per process), and ARMCI-MPI's 16P.
 //
@@ -339,12 +340,11 @@
 // would make it 304N), the links' Allgather of addresses (each process
 // needs its k partners' only: a message from each would do), Malloc's two
 // Allgathers (2.4 MB to each process per Malloc; ARMCI-MPI's gathers as
-// much), every Segment's per-target tables (a transport computed from the
-// target, the node's parts in a table of n, would make them O(n)), and
-// AllFence across nodes, which reads two counters per target to find
-// those with writes to fence (a list of the targets written since the last
-// fence would make it O(targets written)). The doorbells' check is P² but
-// bounded by maxDoorbells.
+// much), and every Segment's per-target tables (a transport computed from
+// the target, the node's parts in a table of n, would make them O(n)). The
+// doorbells' check is P² but bounded by maxDoorbells. AllFence across
+// nodes visits only the targets written since their last fence, kept in a
+// list as they are first written (TestCostsAtScale checks it).
 //
 // Messages. An agreement (Barrier, BarrierMax, AllMax, ga's collectives)
 // on one node is a dissemination barrier in shared memory, ⌈log2 P⌉ rounds

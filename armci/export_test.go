@@ -3,6 +3,7 @@ package armci
 import (
 	"errors"
 	"net"
+	"slices"
 	"unsafe"
 
 	"github.com/goga-hpc/goga/internal/agreement"
@@ -117,11 +118,21 @@ func SetMaxDoorbells(n int) (restore func()) {
 	return func() { maxDoorbells = old }
 }
 
+// Written returns the targets that rt's AllFence would visit, sorted.
+func Written(rt *Runtime) []int {
+	if rt.am == nil {
+		return nil
+	}
+	rt.am.writtenMu.Lock()
+	defer rt.am.writtenMu.Unlock()
+	return slices.Sorted(slices.Values(rt.am.written))
+}
+
 // RuntimeTables lists rt's tables by name (see doc.go, Costs at scale).
 func RuntimeTables(rt *Runtime) map[string]Table {
 	t := map[string]Table{"turns": table(rt.turns)}
 	if a := rt.am; a != nil {
-		t["am.sent"], t["am.fenced"] = table(a.sent), table(a.fenced)
+		t["am.sent"], t["am.fenced"], t["am.listed"] = table(a.sent), table(a.fenced), table(a.listed)
 		if d := a.bell; d != nil {
 			t["doorbell.peers"], t["doorbell.last"] = table(d.peers), table(d.last)
 			t["doorbell.count"], t["doorbell.heard"] = table(d.count), table(d.heard)

@@ -2,6 +2,7 @@ package armci_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/goga-hpc/goga/armci"
@@ -14,7 +15,7 @@ import (
 // says, entry for entry and byte for byte. On one node: a lock per process,
 // and the shared-memory barrier's lines and slots; a segment's four tables
 // and a mapped transport per part. Across nodes (ranks taken as pairs on a
-// node, active messages, exchanges): 24 bytes per process, 88 more for the
+// node, active messages, exchanges): 28 bytes per process, 88 more for the
 // doorbells, a link per exchange partner (log2 P of them) and the node's
 // ranks; a segment's four tables, a mapped transport per part of the node
 // and one of 32 bytes per other part. Over more processes than doorbells
@@ -73,7 +74,7 @@ func TestCostsAtScale(t *testing.T) {
 			if want := bells && maxBells >= p; rt.Doorbells() != want {
 				t.Errorf("%s: Doorbells() %v, want %v", name, rt.Doorbells(), want)
 			}
-			want := map[string]armci.Table{"turns": {p, 8}, "am.sent": {p, 8}, "am.fenced": {p, 8},
+			want := map[string]armci.Table{"turns": {p, 8}, "am.sent": {p, 8}, "am.fenced": {p, 8}, "am.listed": {p, 4},
 				"node.ranks": {node, 8}}
 			if rt.Doorbells() {
 				for _, k := range []string{"peers", "last", "count", "heard"} {
@@ -89,7 +90,7 @@ func TestCostsAtScale(t *testing.T) {
 			want["links.link"] = armci.Table{Entries: k, Bytes: 2064}
 			got := armci.RuntimeTables(rt)
 			sameTables(t, name+": runtime", got, want)
-			if perP, bytes := 24+88*b2i(rt.Doorbells()), total(got); bytes != perP*p+2080*k+8*node {
+			if perP, bytes := 28+88*b2i(rt.Doorbells()), total(got); bytes != perP*p+2080*k+8*node {
 				t.Errorf("%s: runtime tables of %d bytes, want %d·P + 2080·partners + 8·node = %d", name, bytes, perP, perP*p+2080*k+8*node)
 			}
 			s := malloc(t, rt, 64)
@@ -105,10 +106,34 @@ func TestCostsAtScale(t *testing.T) {
 			if bytes := total(got); bytes != 80*p+16*node+64*(node-1) {
 				t.Errorf("%s: segment tables of %d bytes, want 80·P + 16·node + 64·(node-1) = %d", name, bytes, 80*p+16*node+64*(node-1))
 			}
+			fenceVisitsWritten(t, rt, s)
 			must(t, s.Free())
 			must(t, rt.Finalize())
 		}
 	}, mpitest.Transports(mpitest.SharedMemory))
+}
+
+// fenceVisitsWritten: AllFence across nodes visits the targets written since
+// the last fence, not every process: a put to one process of another node
+// lists that process alone, and the fence that sees it done takes it off.
+func fenceVisitsWritten(t *testing.T, rt *armci.Runtime, s *armci.Segment) {
+	p, me := rt.Size(), rt.Rank()
+	to := (me/2*2 + 2) % p // the first process of the next node (pairs)
+	if to/2 == me/2 {
+		return // one node: no part is reached by active messages
+	}
+	if got := armci.Written(rt); len(got) != 0 {
+		t.Errorf("rank %d: written before any put: %v", me, got)
+	}
+	must(t, armci.Put(s, to, 8*(me%2), []int64{int64(me)}))
+	if got := armci.Written(rt); !slices.Equal(got, []int{to}) {
+		t.Errorf("rank %d: written after a put to %d: %v, want [%d]", me, to, got, to)
+	}
+	must(t, rt.AllFence())
+	if got := armci.Written(rt); len(got) != 0 {
+		t.Errorf("rank %d: written after AllFence: %v, want none", me, got)
+	}
+	must(t, rt.Barrier())
 }
 
 // perRank is a segment's four tables by rank, 48 bytes per rank.
