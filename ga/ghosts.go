@@ -107,8 +107,14 @@ func (a *Array[T]) SetPeriodic(periodic ...bool) error {
 
 // UpdateGhosts fills every ghost cell of every process, corners included,
 // from the neighbours that own its element, wrapping around the ends of the
-// array's periodic dimensions (GA_Update_ghosts; see SetPeriodic). It is collective; on an array without ghost
-// cells it only synchronizes.
+// array's periodic dimensions (GA_Update_ghosts; see SetPeriodic). It is
+// collective; on an array without ghost cells it only synchronizes. With
+// both its syncs masked (MaskSync(false, false), as GA's boltzmann example
+// calls it each step) it still reads what every neighbour held when it
+// called: each process packs its faces into a buffer of its own, one of two
+// taken in turn, and the processes meet in a barrier before they read them.
+// What the masks drop is the completion of one-sided operations on the
+// array issued before the call, and the wait for the others at its end.
 func (a *Array[T]) UpdateGhosts() error {
 	return a.updateGhosts("UpdateGhosts", nil, nil, nil)
 }

@@ -220,6 +220,11 @@ func run(w io.Writer) error {
 	drift := 0.0
 	for it := 1; it <= *steps; it++ {
 		t0 := mpi.Wtime()
+		// As the original (timestep.F), without the update's syncs: each
+		// process wrote its own cells only, before the last Gop, and the
+		// update itself meets the neighbours between packing and reading
+		// their faces (UpdateGhosts' doc).
+		ga.MaskSync(false, false)
 		if err := fa.UpdateGhosts(); err != nil {
 			return err
 		}
