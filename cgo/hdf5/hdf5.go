@@ -197,6 +197,24 @@ func DatasetClose(ds ID) error {
 	return nil
 }
 
+// DatasetOffset is the byte offset in the file at which the elements of
+// ds lie as one run in memory's layout of element type code (C order), so
+// that a process may write them with its own positioned writes: a
+// contiguous dataset, allocated (parallel HDF5 allocates at creation), of
+// code's little-endian type on a little-endian host. It is -1 for any
+// other dataset.
+func DatasetOffset(ds ID, code int) (int, error) {
+	var m msgBuf
+	off := C.goga_h5_dataset_offset(C.hid_t(ds), C.int(code), &m[0])
+	switch {
+	case off == -1:
+		return -1, m.err()
+	case off < 0:
+		return -1, nil
+	}
+	return int(off), nil
+}
+
 // DatasetIO writes (write) or reads the box of count elements at start of
 // ds from or to buf, packed in C order, of element type code: collective
 // over the file's processes, each with its own box (a count of zeros for

@@ -295,6 +295,37 @@ out:
 	return -1;
 }
 
+// goga_h5_dataset_offset is the byte offset in the file of the dataset's
+// elements where they lie there as one run in memory's layout of the
+// element type code, for the caller to write with its own positioned
+// writes: a contiguous dataset, allocated, in the file itself (not an
+// external file), of code's little-endian type on a little-endian host.
+// Else -2, or -1 with msg where a call failed.
+static inline long long goga_h5_dataset_offset(hid_t ds, int code, char *msg) {
+	hid_t t = -1, dcpl = -1;
+	long long off = -2;
+	GOGA_TRY(t = H5Dget_type(ds), "H5Dget_type");
+	htri_t same = H5Tequal(t, goga_h5_type(code, 1));
+	GOGA_TRY(same, "H5Tequal");
+	htri_t native = H5Tequal(goga_h5_type(code, 1), goga_h5_type(code, 0));
+	GOGA_TRY(native, "H5Tequal");
+	GOGA_TRY(dcpl = H5Dget_create_plist(ds), "H5Dget_create_plist");
+	int ext = H5Pget_external_count(dcpl);
+	GOGA_TRY(ext, "H5Pget_external_count");
+	if (same && native && ext == 0 && H5Pget_layout(dcpl) == H5D_CONTIGUOUS) {
+		haddr_t a = H5Dget_offset(ds);
+		if (a != HADDR_UNDEF) off = (long long)a;
+		H5Eclear2(H5E_DEFAULT);
+	}
+	H5Pclose(dcpl);
+	H5Tclose(t);
+	return off;
+out:
+	if (dcpl >= 0) H5Pclose(dcpl);
+	if (t >= 0) H5Tclose(t);
+	return -1;
+}
+
 // goga_h5_dataset_io writes (write != 0) or reads the box of count elements
 // at start of the dataset from or to buf (C order, packed), collectively
 // (H5FD_MPIO_COLLECTIVE): every process of the file calls it, those with
