@@ -84,10 +84,11 @@ func chunkOf(opt *Options) []int {
 	return opt.Chunk
 }
 
-// create makes the dataset path of T with dims and reserves its space,
-// unless check (this process's verdict on the arguments) or another
-// process refuses; it returns the open dataset.
-func create[T ga.Elem](op string, f *File, path string, dims []int, opt *Options, check error) (hdf5.ID, error) {
+// create reserves the space of a dataset path of T with dims and makes
+// it, zeros written into it where zero is set, unless check (this
+// process's verdict on the arguments) or another process refuses; it
+// returns the open dataset.
+func create[T ga.Elem](op string, f *File, path string, dims []int, opt *Options, zero bool, check error) (hdf5.ID, error) {
 	code, tname := typeCode[T]()
 	err := check
 	if err == nil {
@@ -112,19 +113,16 @@ func create[T ga.Elem](op string, f *File, path string, dims []int, opt *Options
 	if err = agree(f.comm, op, f.name, path, err); err != nil {
 		return -1, err
 	}
-	ds, err := locked(func() (hdf5.ID, error) { return hdf5.DatasetCreate(f.id, path, code, dims, chunkOf(opt)) })
+	// The space first: HDF5 writes the zeros of a filled dataset as it
+	// creates it.
+	if err = f.fail(f.reserve(op, path, volume(dims)*int(unsafe.Sizeof(*new(T))))); err != nil {
+		return -1, err
+	}
+	ds, err := locked(func() (hdf5.ID, error) { return hdf5.DatasetCreate(f.id, path, code, dims, chunkOf(opt), zero) })
 	if err != nil {
 		err = hdf5Error(op, f.name, path, err)
 	}
 	if err = f.fail(agree(f.comm, op, f.name, path, err)); err != nil {
-		return -1, err
-	}
-	n := int(unsafe.Sizeof(*new(T)))
-	for _, e := range dims {
-		n *= e
-	}
-	if err = f.fail(f.reserve(op, path, n)); err != nil {
-		closeDataset(ds)
 		return -1, err
 	}
 	return ds, nil
@@ -205,9 +203,10 @@ func (f *File) Inquire(path string) (Info, error) {
 
 // CreateDataset makes the dataset path of elements of T with dims, and the
 // groups on its way, for WriteSection to fill; its elements are zero until
-// written. A path that exists is ErrExists. It is collective.
+// written (HDF5 writes the zeros as it makes it, a write of the dataset's
+// size). A path that exists is ErrExists. It is collective.
 func CreateDataset[T ga.Elem](f *File, path string, dims []int, opt *Options) error {
-	ds, err := create[T]("CreateDataset", f, path, dims, opt, nil)
+	ds, err := create[T]("CreateDataset", f, path, dims, opt, true, nil)
 	closeDataset(ds)
 	return err
 }
@@ -223,7 +222,7 @@ func Write[T ga.Elem](f *File, path string, g *ga.Array[T], opt *Options) error 
 	if check == nil {
 		dims = g.Dims()
 	}
-	ds, err := create[T](op, f, path, dims, opt, check)
+	ds, err := create[T](op, f, path, dims, opt, false, check)
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,8 @@
 // that import h5 link libhdf5 (and the tens of libraries it loads).
 // scripts/install-deps.sh installs libhdf5-openmpi-dev, and python3-h5py
 // for the tests, which check what h5py reads of goga's files and what goga
-// reads of h5py's.
+// reads of h5py's; with --mpich, libhdf5-mpich-dev, the HDF5 that the
+// build tag mpich links, and make test runs the tests there too.
 //
 // # Performance
 //
