@@ -133,10 +133,14 @@
 // cmd/gabench's h5_write_MBps and h5_read_MBps: a 2048 × 2048 float64
 // array (32 MiB) on 2 processes, Create, Write and Close (with its fsync,
 // check and rename) and Open, Read and Close, as dra_write_MBps and
-// dra_read_MBps time a disk array in the same run. Where a write's time
-// goes (runs on a 2-core machine under a load of 12 to 22): Write 6-7 ms
-// (through H5Dwrite, as a chunked dataset goes, 11-18 ms), Close 7-22 ms,
-// of which the fsync most and the rename over the previous file about 5
-// ms (dra's Close renames too); HDF5's close and its check of the closed
+// dra_read_MBps time a disk array in the same run. On a 2-core machine
+// under a load of 10 to 15, 9 figures of each (these metrics alone,
+// alternating with the same array written through H5Dwrite, as a chunked
+// dataset or a part of the rows is written): the write ran at 0.68 to 1.27
+// of dra's speed, median 1.15 (through H5Dwrite 0.36 to 0.61, median
+// 0.50), the read at 0.67 to 1.30 of dra's. Where a write's time went:
+// Create under 1 ms, Write 6-9 ms (through H5Dwrite 12-22 ms), Close 7-28
+// ms, of which the fsync most and the rename over the previous file about
+// 5 ms (dra's Close renames too); HDF5's close and its check of the closed
 // file under 1 ms each.
 package h5
