@@ -84,10 +84,11 @@ func chunkOf(opt *Options) []int {
 	return opt.Chunk
 }
 
-// create makes the dataset path of T with dims and reserves its space,
-// unless check (this process's verdict on the arguments) or another
-// process refuses; it returns the open dataset.
-func create[T ga.Elem](op string, f *File, path string, dims []int, opt *Options, check error) (hdf5.ID, error) {
+// create reserves the space of a dataset path of T with dims and makes
+// it, zeros written into it where zero is set, unless check (this
+// process's verdict on the arguments) or another process refuses; it
+// returns the open dataset.
+func create[T ga.Elem](op string, f *File, path string, dims []int, opt *Options, zero bool, check error) (hdf5.ID, error) {
 	code, tname := typeCode[T]()
 	err := check
 	if err == nil {
@@ -112,19 +113,16 @@ func create[T ga.Elem](op string, f *File, path string, dims []int, opt *Options
 	if err = agree(f.comm, op, f.name, path, err); err != nil {
 		return -1, err
 	}
-	ds, err := locked(func() (hdf5.ID, error) { return hdf5.DatasetCreate(f.id, path, code, dims, chunkOf(opt)) })
+	// The space first: HDF5 writes the zeros of a filled dataset as it
+	// creates it.
+	if err = f.fail(f.reserve(op, path, volume(dims)*int(unsafe.Sizeof(*new(T))))); err != nil {
+		return -1, err
+	}
+	ds, err := locked(func() (hdf5.ID, error) { return hdf5.DatasetCreate(f.id, path, code, dims, chunkOf(opt), zero) })
 	if err != nil {
 		err = hdf5Error(op, f.name, path, err)
 	}
 	if err = f.fail(agree(f.comm, op, f.name, path, err)); err != nil {
-		return -1, err
-	}
-	n := int(unsafe.Sizeof(*new(T)))
-	for _, e := range dims {
-		n *= e
-	}
-	if err = f.fail(f.reserve(op, path, n)); err != nil {
-		closeDataset(ds)
 		return -1, err
 	}
 	return ds, nil
@@ -205,9 +203,10 @@ func (f *File) Inquire(path string) (Info, error) {
 
 // CreateDataset makes the dataset path of elements of T with dims, and the
 // groups on its way, for WriteSection to fill; its elements are zero until
-// written. A path that exists is ErrExists. It is collective.
+// written (HDF5 writes the zeros as it makes it, a write of the dataset's
+// size). A path that exists is ErrExists. It is collective.
 func CreateDataset[T ga.Elem](f *File, path string, dims []int, opt *Options) error {
-	ds, err := create[T]("CreateDataset", f, path, dims, opt, nil)
+	ds, err := create[T]("CreateDataset", f, path, dims, opt, true, nil)
 	closeDataset(ds)
 	return err
 }
@@ -223,12 +222,12 @@ func Write[T ga.Elem](f *File, path string, g *ga.Array[T], opt *Options) error 
 	if check == nil {
 		dims = g.Dims()
 	}
-	ds, err := create[T](op, f, path, dims, opt, check)
+	ds, err := create[T](op, f, path, dims, opt, false, check)
 	if err != nil {
 		return err
 	}
 	defer closeDataset(ds)
-	if err = f.fail(move(op, f, path, ds, g, make([]int, len(dims)), lastOf(dims), make([]int, len(dims)), true)); err != nil {
+	if err = f.fail(move(op, f, path, ds, dims, g, make([]int, len(dims)), lastOf(dims), make([]int, len(dims)), true)); err != nil {
 		return err
 	}
 	if err = f.SetAttr(path, "name", g.Name()); err != nil {
@@ -261,7 +260,7 @@ func Read[T ga.Elem](f *File, path string, g *ga.Array[T]) error {
 	if err = agree(f.comm, op, f.name, path, err); err != nil {
 		return err
 	}
-	return move(op, f, path, ds, g, make([]int, len(dims)), lastOf(dims), make([]int, len(dims)), false)
+	return move(op, f, path, ds, dims, g, make([]int, len(dims)), lastOf(dims), make([]int, len(dims)), false)
 }
 
 // Load makes a global array called name of the dataset path's dims, with
@@ -278,7 +277,7 @@ func Load[T ga.Elem](f *File, path, name string) (*ga.Array[T], error) {
 	if err != nil {
 		return nil, errorf(op, f.name, path, err, "%v", err)
 	}
-	if err = move(op, f, path, ds, g, make([]int, len(dims)), lastOf(dims), make([]int, len(dims)), false); err != nil {
+	if err = move(op, f, path, ds, dims, g, make([]int, len(dims)), lastOf(dims), make([]int, len(dims)), false); err != nil {
 		g.Destroy()
 		return nil, err
 	}
@@ -301,96 +300,4 @@ func lastOf(dims []int) []int {
 		hi[k] = n - 1
 	}
 	return hi
-}
-
-// move writes (write) or reads the patch [glo, ghi] of g to or from the
-// box of the dataset ds of the same shape at dlo, collectively: process k
-// of n moves the rows [k·B/n, (k+1)·B/n) of the box's B along its first
-// dimension, taken from g by Get (from whichever processes own them) or
-// put into g once every process has read its rows, so that a failed read
-// leaves g unchanged. Each band of whole rows of a contiguous dataset is
-// one run of the file.
-func move[T ga.Elem](op string, f *File, path string, ds hdf5.ID, g *ga.Array[T], glo, ghi, dlo []int, write bool) error {
-	code, _ := typeCode[T]()
-	c := f.comm
-	shape := make([]int, len(glo))
-	for k := range shape {
-		shape[k] = ghi[k] - glo[k] + 1
-	}
-	a, b := shape[0]*c.Rank()/c.Size(), shape[0]*(c.Rank()+1)/c.Size()
-	count := slices.Clone(shape)
-	count[0] = b - a
-	start, lo, hi := slices.Clone(dlo), slices.Clone(glo), slices.Clone(ghi)
-	start[0] += a
-	lo[0], hi[0] = glo[0]+a, glo[0]+b-1
-	n := 1
-	for _, e := range count {
-		n *= e
-	}
-	buf := make([]T, n)
-	var err error
-	if write {
-		// Others' puts to g before this call are complete.
-		err = g.Pgroup().Sync()
-		if err == nil && n > 0 {
-			err = g.Get(lo, hi, buf, nil)
-		}
-		if err != nil {
-			err = errorf(op, f.name, path, err, "getting rows %d to %d of %q: %v", lo[0], hi[0], g.Name(), err)
-		}
-		if err = agree(c, op, f.name, path, err); err != nil {
-			return err
-		}
-	}
-	if err = steps(ds, write, code, shape[0], c.Size(), start, count, buf); err != nil {
-		err = hdf5Error(op, f.name, path, err)
-	}
-	if err = agree(c, op, f.name, path, err); err != nil || write {
-		if err == nil {
-			f.writeBehind()
-		}
-		return err
-	}
-	if n > 0 {
-		err = g.Put(lo, hi, buf, nil)
-	}
-	if serr := g.Pgroup().Sync(); err == nil && serr != nil {
-		err = serr
-	}
-	if err != nil {
-		err = errorf(op, f.name, path, err, "putting rows %d to %d of %q: %v", lo[0], hi[0], g.Name(), err)
-	}
-	return agree(c, op, f.name, path, err)
-}
-
-// stepBytes is about the most bytes a process moves in one collective call.
-const stepBytes = 1 << 20
-
-// steps moves a process's band (count at start, in buf) in collective
-// calls of about stepBytes each, of whole rows: as many on every process,
-// those whose rows run out moving none. One call of a whole band of 16
-// MiB was a single pwrite under Open MPI's OMPIO that took 36 ms (doc.go).
-func steps[T ga.Elem](ds hdf5.ID, write bool, code, rows, np int, start, count []int, buf []T) error {
-	per := 1 // elements of a row, alike on every process
-	for _, e := range count[1:] {
-		per *= e
-	}
-	var z T
-	step := max(stepBytes/(per*int(unsafe.Sizeof(z))), 1)
-	most := (rows + np - 1) / np
-	lib.Lock()
-	defer lib.Unlock()
-	for r := 0; r < most; r += step {
-		st, ct := slices.Clone(start), slices.Clone(count)
-		st[0] += r
-		ct[0] = max(min(step, count[0]-r), 0)
-		var p unsafe.Pointer
-		if ct[0] > 0 {
-			p = unsafe.Pointer(&buf[r*per])
-		}
-		if err := hdf5.DatasetIO(ds, write, code, st, ct, p); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -51,24 +51,34 @@
 //
 // Each process moves a band of the box (the whole dataset, or the
 // hyperslab): process k of n the rows [k·B/n, (k+1)·B/n) of its B along
-// the first dimension, by collective H5Dwrite or H5Dread calls
+// the first dimension. Bands rather than each process's own blocks, for
+// dra's reason: the default distribution of 2048 × 2048 on 2 processes is
+// column blocks, thousands of small runs in the file each.
+//
+// A write whose box spans whole rows of a contiguous dataset (Write's
+// always do), stored in the file as memory holds it (little-endian types on
+// a little-endian host, not in an external file), bypasses HDF5 for the
+// data, as dra writes: each band is then one run of the file, at the
+// offset HDF5 allocated the dataset at (parallel HDF5 allocates at
+// creation; H5Dget_offset), and each process gets its band from the
+// global array in steps of about 1 MiB (ga.Get, from whichever processes
+// own it; after a Sync, so that earlier Puts are in), writes each step
+// with a positioned write of its own descriptor of the file and starts its
+// writeback (sync_file_range), so that the device works while the next
+// step is got and Close's fsync finds little left; HDF5 writes the
+// metadata. The kernel's page cache makes the process's descriptor and
+// the MPI-IO driver's one file, as in dra. Other writes (chunked
+// datasets, boxes of part of the rows, big-endian datasets that h5py
+// made) get the band whole and write it by collective H5Dwrite calls
 // (H5FD_MPIO_COLLECTIVE) of about 1 MiB of whole rows each, as many on
-// every process, a process whose rows have run out selecting none: one
+// every process, a process whose rows have run out selecting none (one
 // call of a whole 16 MiB band was a single pwrite under Open MPI's OMPIO
-// that took 36 ms, and in calls of 1 MiB the Write of 2048 × 2048 on 2
-// processes went from 40-50 ms to 11-18 ms. After a write, process 0
-// starts the writeback of the file (sync_file_range) in the background, so
-// that Close's fsync waits for less. A write first gets its band from the global
-// array (ga.Get, from whichever processes own it; after a Sync, so that
-// earlier Puts are in); a read puts its band into the global array only
-// when every process has read its own, so that a failed read leaves the
-// array unchanged. Each band of a contiguous dataset is then one run of
-// the file. Bands rather than each process's own blocks, for dra's
-// reason: the default distribution of 2048 × 2048 on 2 processes is
-// column blocks, thousands of small runs in the file each. Sections of
-// another shape than their patch (transposed, or extents of 1 moved) go
-// through a scratch global array of the hyperslab's shape and
-// ga.CopyPatch.
+// that took 36 ms); process 0 then starts the writeback of the file. A
+// read reads its band by such H5Dread calls and puts it into the global
+// array only when every process has read its own, so that a failed read
+// leaves the array unchanged. Sections of another shape than their patch
+// (transposed, or extents of 1 moved) go through a scratch global array
+// of the hyperslab's shape and ga.CopyPatch.
 //
 // # Files
 //
@@ -115,18 +125,22 @@
 // that import h5 link libhdf5 (and the tens of libraries it loads).
 // scripts/install-deps.sh installs libhdf5-openmpi-dev, and python3-h5py
 // for the tests, which check what h5py reads of goga's files and what goga
-// reads of h5py's.
+// reads of h5py's; with --mpich, libhdf5-mpich-dev, the HDF5 that the
+// build tag mpich links, and make test runs the tests there too.
 //
 // # Performance
 //
 // cmd/gabench's h5_write_MBps and h5_read_MBps: a 2048 × 2048 float64
 // array (32 MiB) on 2 processes, Create, Write and Close (with its fsync,
 // check and rename) and Open, Read and Close, as dra_write_MBps and
-// dra_read_MBps time a disk array in the same run. Where a write's time goes (one smoke run on a loaded 2-core
-// machine, where dra wrote in 18-22 ms): Write 11-18 ms (the Get of the
-// band 5-10 ms of it), Close 18-27 ms, of which the fsync 11-15 ms and the
-// rename over the previous file most of the rest; HDF5's check of the
-// closed file takes under 1 ms. The write was 0.55-0.65 of dra's speed
-// there: dra starts the writeback of each 1 MiB as it goes, so its fsync
-// finds less to do.
+// dra_read_MBps time a disk array in the same run. On a 2-core machine
+// under a load of 10 to 15, 9 figures of each (these metrics alone,
+// alternating with the same array written through H5Dwrite, as a chunked
+// dataset or a part of the rows is written): the write ran at 0.68 to 1.27
+// of dra's speed, median 1.15 (through H5Dwrite 0.36 to 0.61, median
+// 0.50), the read at 0.67 to 1.30 of dra's. Where a write's time went:
+// Create under 1 ms, Write 6-9 ms (through H5Dwrite 12-22 ms), Close 7-28
+// ms, of which the fsync most and the rename over the previous file about
+// 5 ms (dra's Close renames too); HDF5's close and its check of the closed
+// file under 1 ms each.
 package h5

@@ -15,13 +15,13 @@ import (
 // aside; the dataset must hold T (else ErrMismatch). It is collective.
 func WriteSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, f *File, path string, dlo, dhi []int) error {
 	const op = "WriteSection"
-	ds, err := section(op, true, trans, g, glo, ghi, f, path, dlo, dhi)
+	ds, dims, err := section(op, true, trans, g, glo, ghi, f, path, dlo, dhi)
 	if err != nil {
 		return err
 	}
 	defer closeDataset(ds)
 	if direct(trans, glo, ghi, dlo, dhi) {
-		return f.fail(move(op, f, path, ds, g, glo, ghi, dlo, true))
+		return f.fail(move(op, f, path, ds, dims, g, glo, ghi, dlo, true))
 	}
 	s, err := scratch[T](op, f, path, dlo, dhi)
 	if err != nil {
@@ -32,7 +32,7 @@ func WriteSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, f *File
 		err = errorf(op, f.name, path, err, "%v", err)
 	}
 	if err = agree(f.comm, op, f.name, path, err); err == nil {
-		err = f.fail(move(op, f, path, ds, s, make([]int, len(dlo)), lastOf(s.Dims()), dlo, true))
+		err = f.fail(move(op, f, path, ds, dims, s, make([]int, len(dlo)), lastOf(s.Dims()), dlo, true))
 	}
 	return destroy(op, f, path, s, err)
 }
@@ -43,19 +43,19 @@ func WriteSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, f *File
 // collective.
 func ReadSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, f *File, path string, dlo, dhi []int) error {
 	const op = "ReadSection"
-	ds, err := section(op, false, trans, g, glo, ghi, f, path, dlo, dhi)
+	ds, dims, err := section(op, false, trans, g, glo, ghi, f, path, dlo, dhi)
 	if err != nil {
 		return err
 	}
 	defer closeDataset(ds)
 	if direct(trans, glo, ghi, dlo, dhi) {
-		return move(op, f, path, ds, g, glo, ghi, dlo, false)
+		return move(op, f, path, ds, dims, g, glo, ghi, dlo, false)
 	}
 	s, err := scratch[T](op, f, path, dlo, dhi)
 	if err != nil {
 		return err
 	}
-	err = move(op, f, path, ds, s, make([]int, len(dlo)), lastOf(s.Dims()), dlo, false)
+	err = move(op, f, path, ds, dims, s, make([]int, len(dlo)), lastOf(s.Dims()), dlo, false)
 	if err == nil {
 		err = ga.CopyPatch(transFlag(trans), s, make([]int, len(dlo)), lastOf(s.Dims()), g, glo, ghi)
 		if err != nil {
@@ -67,15 +67,15 @@ func ReadSection[T ga.Elem](trans bool, g *ga.Array[T], glo, ghi []int, f *File,
 }
 
 // section checks a section transfer, on every process, and opens its
-// dataset.
-func section[T ga.Elem](op string, write, trans bool, g *ga.Array[T], glo, ghi []int, f *File, path string, dlo, dhi []int) (hdf5.ID, error) {
+// dataset; it returns the dataset and its dims.
+func section[T ga.Elem](op string, write, trans bool, g *ga.Array[T], glo, ghi []int, f *File, path string, dlo, dhi []int) (hdf5.ID, []int, error) {
 	check := sameGroup(op, f, path, g)
 	if check == nil {
 		check = inside(op, f.name, path, fmt.Sprintf("patch of %q", g.Name()), g.Dims(), glo, ghi)
 	}
 	ds, dims, err := open[T](op, f, path, write, check, trans, glo, ghi, dlo, dhi)
 	if err != nil {
-		return -1, err
+		return -1, nil, err
 	}
 	err = inside(op, f.name, path, "hyperslab", dims, dlo, dhi)
 	if err == nil {
@@ -89,9 +89,9 @@ func section[T ga.Elem](op string, write, trans bool, g *ga.Array[T], glo, ghi [
 	}
 	if err = agree(f.comm, op, f.name, path, err); err != nil {
 		closeDataset(ds)
-		return -1, err
+		return -1, nil, err
 	}
-	return ds, nil
+	return ds, dims, nil
 }
 
 // inside checks that [lo, hi] is a box of an array of dims.

@@ -49,6 +49,7 @@ func TestSections(t *testing.T) {
 		h, err := ga.Create[complex128]("h", []int{rows, cols}, nil)
 		must(t, err)
 		defer mpitest.Cleanup(t, h.Destroy)
+		must(t, h.Zero()) // Create leaves the elements undefined
 		must(t, h5.ReadSection(true, h, []int{0, 0}, []int{2, 4}, f, "s/d", []int{5, 7}, []int{9, 9}))
 		must(t, h5.ReadSection(false, h, []int{6, 2}, []int{6, 11}, f, "s/d", []int{0, 11}, []int{9, 11}))
 		must(t, h5.ReadSection(false, h, []int{7, 0}, []int{9, 1}, f, "s/d", []int{1, 4}, []int{3, 5}))

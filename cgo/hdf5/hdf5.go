@@ -136,9 +136,10 @@ func GroupCreate(f ID, path string) error {
 }
 
 // DatasetCreate makes the dataset path of element type code and dims, and
-// the groups on its way, chunked by chunk (nil: contiguous); it returns the
-// open dataset.
-func DatasetCreate(f ID, path string, code int, dims, chunk []int) (ID, error) {
+// the groups on its way, chunked by chunk (nil: contiguous), zeros written
+// into it where zero is set (else its elements are undefined until
+// written); it returns the open dataset.
+func DatasetCreate(f ID, path string, code int, dims, chunk []int, zero bool) (ID, error) {
 	cs := C.CString(path)
 	defer C.free(unsafe.Pointer(cs))
 	d, c := longs(dims), longs(chunk)
@@ -146,7 +147,7 @@ func DatasetCreate(f ID, path string, code int, dims, chunk []int) (ID, error) {
 		c = make([]C.longlong, len(dims))
 	}
 	var m msgBuf
-	ds := C.goga_h5_dataset_create(C.hid_t(f), cs, C.int(code), C.int(len(dims)), &d[0], &c[0], &m[0])
+	ds := C.goga_h5_dataset_create(C.hid_t(f), cs, C.int(code), C.int(len(dims)), &d[0], &c[0], cbool(zero), &m[0])
 	if ds < 0 {
 		return -1, m.err()
 	}
@@ -195,6 +196,24 @@ func DatasetClose(ds ID) error {
 		return m.err()
 	}
 	return nil
+}
+
+// DatasetOffset is the byte offset in the file at which the elements of
+// ds lie as one run in memory's layout of element type code (C order), so
+// that a process may write them with its own positioned writes: a
+// contiguous dataset, allocated (parallel HDF5 allocates at creation), of
+// code's little-endian type on a little-endian host. It is -1 for any
+// other dataset.
+func DatasetOffset(ds ID, code int) (int, error) {
+	var m msgBuf
+	off := C.goga_h5_dataset_offset(C.hid_t(ds), C.int(code), &m[0])
+	switch {
+	case off == -1:
+		return -1, m.err()
+	case off < 0:
+		return -1, nil
+	}
+	return int(off), nil
 }
 
 // DatasetIO writes (write) or reads the box of count elements at start of

@@ -232,9 +232,10 @@ out:
 
 // goga_h5_dataset_create makes the dataset path of the element type code
 // and ndim dims, with the groups on its way; chunked by chunk where
-// chunk[0] > 0, else contiguous. Returns the open dataset.
+// chunk[0] > 0, else contiguous; zero written into it where zero != 0.
+// Returns the open dataset.
 static inline hid_t goga_h5_dataset_create(hid_t f, const char *path, int code, int ndim, const long long *dims,
-                                           const long long *chunk, char *msg) {
+                                           const long long *chunk, int zero, char *msg) {
 	hsize_t d[GOGA_H5_MAXDIM], c[GOGA_H5_MAXDIM];
 	hid_t lcpl = -1, dcpl = -1, space = -1, ds = -1;
 	for (int k = 0; k < ndim; k++) d[k] = (hsize_t)dims[k], c[k] = (hsize_t)chunk[k];
@@ -242,9 +243,13 @@ static inline hid_t goga_h5_dataset_create(hid_t f, const char *path, int code, 
 	GOGA_TRY(H5Pset_create_intermediate_group(lcpl, 1), "H5Pset_create_intermediate_group");
 	GOGA_TRY(dcpl = H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate");
 	if (ndim > 0 && chunk[0] > 0) GOGA_TRY(H5Pset_chunk(dcpl, ndim, c), "H5Pset_chunk");
-	// Nothing to fill: every element is written, and parallel HDF5
-	// allocates the whole dataset at creation.
-	GOGA_TRY(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), "H5Pset_fill_time");
+	// Parallel HDF5 allocates the whole dataset at creation, and fills it
+	// then or never: never where every element is about to be written;
+	// else with zeros (the default fill value), as space never written
+	// does not read as zeros under every MPI: under MPICH the elements
+	// that partial H5Dwrite calls into a new dataset left out read as 0xff
+	// bytes.
+	GOGA_TRY(H5Pset_fill_time(dcpl, zero ? H5D_FILL_TIME_ALLOC : H5D_FILL_TIME_NEVER), "H5Pset_fill_time");
 	GOGA_TRY(space = H5Screate_simple(ndim, d, NULL), "H5Screate_simple");
 	GOGA_TRY(ds = H5Dcreate2(f, path, goga_h5_type(code, 1), space, lcpl, dcpl, H5P_DEFAULT), "H5Dcreate2");
 out:
@@ -292,6 +297,37 @@ static inline int goga_h5_dataset_close(hid_t ds, char *msg) {
 	GOGA_TRY(H5Dclose(ds), "H5Dclose");
 	return 0;
 out:
+	return -1;
+}
+
+// goga_h5_dataset_offset is the byte offset in the file of the dataset's
+// elements where they lie there as one run in memory's layout of the
+// element type code, for the caller to write with its own positioned
+// writes: a contiguous dataset, allocated, in the file itself (not an
+// external file), of code's little-endian type on a little-endian host.
+// Else -2, or -1 with msg where a call failed.
+static inline long long goga_h5_dataset_offset(hid_t ds, int code, char *msg) {
+	hid_t t = -1, dcpl = -1;
+	long long off = -2;
+	GOGA_TRY(t = H5Dget_type(ds), "H5Dget_type");
+	htri_t same = H5Tequal(t, goga_h5_type(code, 1));
+	GOGA_TRY(same, "H5Tequal");
+	htri_t native = H5Tequal(goga_h5_type(code, 1), goga_h5_type(code, 0));
+	GOGA_TRY(native, "H5Tequal");
+	GOGA_TRY(dcpl = H5Dget_create_plist(ds), "H5Dget_create_plist");
+	int ext = H5Pget_external_count(dcpl);
+	GOGA_TRY(ext, "H5Pget_external_count");
+	if (same && native && ext == 0 && H5Pget_layout(dcpl) == H5D_CONTIGUOUS) {
+		haddr_t a = H5Dget_offset(ds);
+		if (a != HADDR_UNDEF) off = (long long)a;
+		H5Eclear2(H5E_DEFAULT);
+	}
+	H5Pclose(dcpl);
+	H5Tclose(t);
+	return off;
+out:
+	if (dcpl >= 0) H5Pclose(dcpl);
+	if (t >= 0) H5Tclose(t);
 	return -1;
 }
 
