@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"reflect"
 	"unsafe"
+
+	"github.com/goga-hpc/goga/ga/internal/kernels"
 )
 
 // Randomize fills a with random values scaled by val (GA_Randomize), drawn
@@ -63,17 +65,14 @@ func randomKernel[T Elem](val T) func(dst []T, seed, first uint64) {
 	}
 }
 
-// underlying is v seen as U, T's underlying type.
-func underlying[U, T any](v T) U { return *(*U)(unsafe.Pointer(&v)) }
-
 func intRandom[T Elem, U ~int32 | ~int64](val T) func(dst []T, seed, first uint64) {
-	v := int64(underlying[U](val))
+	v := int64(kernels.As[U](val))
 	m := uint64(v)
 	if v < 0 {
 		m = -m // |v|, MinInt64's included
 	}
 	return func(dst []T, seed, first uint64) {
-		d := view[U](dst)
+		d := kernels.View[U](dst)
 		for i := range d {
 			// The high word of x·m is uniform over [0, m) to within 2⁻⁶⁴.
 			r, _ := bits.Mul64(splitMix64(seed, first+uint64(i)), m)
@@ -97,9 +96,9 @@ func scaled[F ~float32 | ~float64](v F, x uint64) F {
 }
 
 func floatRandom[T Elem, U ~float32 | ~float64](val T) func(dst []T, seed, first uint64) {
-	v := underlying[U](val)
+	v := kernels.As[U](val)
 	return func(dst []T, seed, first uint64) {
-		d := view[U](dst)
+		d := kernels.View[U](dst)
 		for i := range d {
 			d[i] = scaled(v, splitMix64(seed, first+uint64(i)))
 		}
@@ -107,10 +106,10 @@ func floatRandom[T Elem, U ~float32 | ~float64](val T) func(dst []T, seed, first
 }
 
 func complexRandom[T Elem, U ~complex64 | ~complex128, F ~float32 | ~float64](val T) func(dst []T, seed, first uint64) {
-	c := complex128(underlying[U](val))
+	c := complex128(kernels.As[U](val))
 	re, im := F(real(c)), F(imag(c))
 	return func(dst []T, seed, first uint64) {
-		d := view[U](dst)
+		d := kernels.View[U](dst)
 		for i := range d {
 			l := 2 * (first + uint64(i))
 			d[i] = U(complex(float64(scaled(re, splitMix64(seed, l))), float64(scaled(im, splitMix64(seed, l+1)))))
