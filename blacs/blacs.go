@@ -61,6 +61,26 @@ const (
 	All    Scope = 'A'
 )
 
+// Topology names the pattern a broadcast or combine follows among the
+// scope's processes (the BLACS's TOP). Only its first character counts, in
+// either case, as in the BLACS; Topology("1") to Topology("9") are trees of
+// that many branches.
+type Topology string
+
+// The BLACS's topologies. The rings and trees take their counts from
+// g.Set (BroadcastRings, CombineRings, BroadcastBranches,
+// CombineBranches).
+const (
+	DefaultTopology Topology = " " // the BLACS's choice; "" too
+	IncreasingRing  Topology = "I"
+	DecreasingRing  Topology = "D"
+	SplitRing       Topology = "S"
+	MultiRing       Topology = "M"
+	Hypercube       Topology = "H" // for a combine, bidirectional exchange
+	Tree            Topology = "T"
+	FullyConnected  Topology = "F"
+)
+
 // Grid is a BLACS process grid: a context over some processes of an MPI
 // communicator, arranged in Rows × Cols. A process that the grid leaves out
 // gets a Grid whose In reports false; it must make no calls on it but Exit.

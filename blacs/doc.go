@@ -18,7 +18,10 @@
 // IGESD2D, SGESD2D, DGESD2D, CGESD2D and ZGESD2D. Arguments the BLACS would
 // abort on (coordinates outside the grid, a short matrix, a bad scope) are
 // refused with an *Error before the call. A process that a grid leaves out
-// gets a Grid whose In is false.
+// gets a Grid whose In is false. Broadcasts and combines take the scope
+// (Row, Column, All) and a Topology, the BLACS's TOP (DefaultTopology, or
+// "", lets the BLACS choose; IncreasingRing, Hypercube, … name the guide's
+// letters).
 //
 // # BLACS names
 //

@@ -57,7 +57,7 @@ func TestHello(t *testing.T) {
 				mpitest.Fatalf(t, "Gsum2d of process numbers = %v, want %d", x[0], n*(n-1)/2)
 			}
 			// Named topologies give the same broadcast; unknown ones are refused.
-			for _, top := range []string{"I", "d", "increasing ring", "S", "1", "T", "F"} {
+			for _, top := range []blacs.Topology{"I", "d", "increasing ring", "S", "1", "T", "F"} {
 				v := []float64{-1, -1}
 				if myrow == 0 && mycol == 0 {
 					v = []float64{7, 8}

@@ -113,7 +113,7 @@ func pt2pt[T Elem](g *Grid, op string, m, n int, a []T, lda, row, col int) error
 // checkTop refuses a topology the BLACS do not know. Only the first character
 // counts, in either case, as in the BLACS: " " (or "") is the default, I, D,
 // S and M rings, H hypercube or exchange, T and 1-9 trees, F fully connected.
-func checkTop(op, top string) error {
+func checkTop(op string, top Topology) error {
 	if top == "" || strings.ContainsRune(" IDSMHTFidsmhtf123456789", rune(top[0])) {
 		return nil
 	}
@@ -121,7 +121,7 @@ func checkTop(op, top string) error {
 }
 
 // broadcastArgs checks a broadcast or combine.
-func broadcastArgs[T Elem](g *Grid, op string, scope Scope, top string, m, n int, a []T, lda int) error {
+func broadcastArgs[T Elem](g *Grid, op string, scope Scope, top Topology, m, n int, a []T, lda int) error {
 	if err := g.valid(op); err != nil {
 		return err
 	}
@@ -135,42 +135,42 @@ func broadcastArgs[T Elem](g *Grid, op string, scope Scope, top string, m, n int
 }
 
 // Gebs2d broadcasts the m × n matrix a to the other processes of the scope
-// (xGEBS2D); they call Gebr2d. top names the topology (" " or "" for the
-// default; the guide's letters otherwise).
-func Gebs2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int) error {
+// (xGEBS2D); they call Gebr2d. top names the topology (DefaultTopology,
+// or "", for the BLACS's choice).
+func Gebs2d[T Elem](g *Grid, scope Scope, top Topology, m, n int, a []T, lda int) error {
 	if err := broadcastArgs(g, "Gebs2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
-	cgo.BlacsGebs2d(typeOf[T](), g.ctxt, byte(scope), top, m, n, ptr(a), lda)
+	cgo.BlacsGebs2d(typeOf[T](), g.ctxt, byte(scope), string(top), m, n, ptr(a), lda)
 	return nil
 }
 
 // Gebr2d receives the broadcast sent by the process at (row, col) (xGEBR2D).
-func Gebr2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda, row, col int) error {
+func Gebr2d[T Elem](g *Grid, scope Scope, top Topology, m, n int, a []T, lda, row, col int) error {
 	if err := broadcastArgs(g, "Gebr2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
 	if err := g.coord("Gebr2d", "row", row, col, false); err != nil {
 		return err
 	}
-	cgo.BlacsGebr2d(typeOf[T](), g.ctxt, byte(scope), top, m, n, ptr(a), lda, row, col)
+	cgo.BlacsGebr2d(typeOf[T](), g.ctxt, byte(scope), string(top), m, n, ptr(a), lda, row, col)
 	return nil
 }
 
 // Trbs2d broadcasts a trapezoid (xTRBS2D).
-func Trbs2d[T Elem](g *Grid, scope Scope, top string, uplo Uplo, diag Diag, m, n int, a []T, lda int) error {
+func Trbs2d[T Elem](g *Grid, scope Scope, top Topology, uplo Uplo, diag Diag, m, n int, a []T, lda int) error {
 	if err := checkTrap("Trbs2d", uplo, diag); err != nil {
 		return err
 	}
 	if err := broadcastArgs(g, "Trbs2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
-	cgo.BlacsTrbs2d(typeOf[T](), g.ctxt, byte(scope), top, byte(uplo), byte(diag), m, n, ptr(a), lda)
+	cgo.BlacsTrbs2d(typeOf[T](), g.ctxt, byte(scope), string(top), byte(uplo), byte(diag), m, n, ptr(a), lda)
 	return nil
 }
 
 // Trbr2d receives a trapezoid broadcast from (row, col) (xTRBR2D).
-func Trbr2d[T Elem](g *Grid, scope Scope, top string, uplo Uplo, diag Diag, m, n int, a []T, lda, row, col int) error {
+func Trbr2d[T Elem](g *Grid, scope Scope, top Topology, uplo Uplo, diag Diag, m, n int, a []T, lda, row, col int) error {
 	if err := checkTrap("Trbr2d", uplo, diag); err != nil {
 		return err
 	}
@@ -180,20 +180,20 @@ func Trbr2d[T Elem](g *Grid, scope Scope, top string, uplo Uplo, diag Diag, m, n
 	if err := g.coord("Trbr2d", "row", row, col, false); err != nil {
 		return err
 	}
-	cgo.BlacsTrbr2d(typeOf[T](), g.ctxt, byte(scope), top, byte(uplo), byte(diag), m, n, ptr(a), lda, row, col)
+	cgo.BlacsTrbr2d(typeOf[T](), g.ctxt, byte(scope), string(top), byte(uplo), byte(diag), m, n, ptr(a), lda, row, col)
 	return nil
 }
 
 // Gsum2d sums a element-wise over the scope (xGSUM2D); the result lands at
 // (row, col), or on every process of the scope when row or col is -1.
-func Gsum2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda, row, col int) error {
+func Gsum2d[T Elem](g *Grid, scope Scope, top Topology, m, n int, a []T, lda, row, col int) error {
 	if err := broadcastArgs(g, "Gsum2d", scope, top, m, n, a, lda); err != nil {
 		return err
 	}
 	if err := g.coord("Gsum2d", "row", row, col, true); err != nil {
 		return err
 	}
-	cgo.BlacsGsum2d(typeOf[T](), g.ctxt, byte(scope), top, m, n, ptr(a), lda, row, col)
+	cgo.BlacsGsum2d(typeOf[T](), g.ctxt, byte(scope), string(top), m, n, ptr(a), lda, row, col)
 	return nil
 }
 
@@ -201,27 +201,27 @@ func Gsum2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda, row,
 // magnitude with its sign (xGAMX2D). If ra and ca are not nil they get the
 // grid row and column of the process that held each winner; ldia is their
 // leading dimension (at least m). row, col as in Gsum2d.
-func Gamx2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) error {
+func Gamx2d[T Elem](g *Grid, scope Scope, top Topology, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) error {
 	rcflag, err := absArgs(g, "Gamx2d", scope, top, m, n, a, lda, ra, ca, ldia, row, col)
 	if err != nil {
 		return err
 	}
-	cgo.BlacsGamx2d(typeOf[T](), g.ctxt, byte(scope), top, m, n, ptr(a), lda, ra, ca, rcflag, row, col)
+	cgo.BlacsGamx2d(typeOf[T](), g.ctxt, byte(scope), string(top), m, n, ptr(a), lda, ra, ca, rcflag, row, col)
 	return nil
 }
 
 // Gamn2d is Gamx2d for the entry of smallest magnitude (xGAMN2D).
-func Gamn2d[T Elem](g *Grid, scope Scope, top string, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) error {
+func Gamn2d[T Elem](g *Grid, scope Scope, top Topology, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) error {
 	rcflag, err := absArgs(g, "Gamn2d", scope, top, m, n, a, lda, ra, ca, ldia, row, col)
 	if err != nil {
 		return err
 	}
-	cgo.BlacsGamn2d(typeOf[T](), g.ctxt, byte(scope), top, m, n, ptr(a), lda, ra, ca, rcflag, row, col)
+	cgo.BlacsGamn2d(typeOf[T](), g.ctxt, byte(scope), string(top), m, n, ptr(a), lda, ra, ca, rcflag, row, col)
 	return nil
 }
 
 // absArgs checks Gamx2d and Gamn2d and returns RCFLAG.
-func absArgs[T Elem](g *Grid, op string, scope Scope, top string, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) (int, error) {
+func absArgs[T Elem](g *Grid, op string, scope Scope, top Topology, m, n int, a []T, lda int, ra, ca []int32, ldia, row, col int) (int, error) {
 	if err := broadcastArgs(g, op, scope, top, m, n, a, lda); err != nil {
 		return 0, err
 	}

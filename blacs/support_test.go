@@ -83,7 +83,7 @@ func TestSetGet(t *testing.T) {
 		}
 		// Multiring ("M") and general-tree ("T") broadcasts with those counts.
 		_, _, myrow, mycol := g.Info()
-		for _, top := range []string{"M", "T"} {
+		for _, top := range []blacs.Topology{"M", "T"} {
 			v := []float64{-1, -1, -1}
 			if myrow == 0 && mycol == 0 {
 				v = []float64{3, 1, 4}

@@ -23,8 +23,8 @@
 //
 //   - ga: the element-wise kernels of its collectives on local runs
 //     (AxpbyFloat32/64, MulFloat32/64, DotFloat32/64, BestFloat32/64,
-//     NormsFloat32/64, in ga/ckernels.go) and Gemm on mapped blocks
-//     (ga/internal/linalg/mapped.go);
+//     NormsFloat32/64, in ga/internal/kernels/ckernels.go) and Gemm on
+//     mapped blocks (ga/internal/linalg/mapped.go);
 //   - cmd/gabench: Dgemm, one process's BLAS speed, the limit that
 //     distributed products are measured against.
 //

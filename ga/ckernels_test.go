@@ -147,7 +147,7 @@ func longRuns[T float32 | float64](t *testing.T) {
 
 // TestFillZero: Fill and Zero on every element type, with values whose
 // bits matter (-0 keeps its sign, NaN its payload). (Filling with
-// non-temporal stores was tried, see ckernels.go: it lost.)
+// non-temporal stores was tried, see internal/kernels/ckernels.go: it lost.)
 func TestFillZero(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		must(t, ga.Init())

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/ga/internal/kernels"
 	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/mpi"
 )
@@ -225,7 +226,7 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 			alo, ahi := a.whole()
 			blo, bhi := b.whole()
 			return combine("Add", c, clo, chi, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, func(dst []T, s [][]T) {
-				axpby(dst, s[0], s[1], alpha, beta)
+				kernels.Axpby(dst, s[0], s[1], alpha, beta)
 			})
 		}
 		x, err := operand(a, c, len(local))
@@ -237,7 +238,7 @@ func Add[T Elem](alpha T, a *Array[T], beta T, b, c *Array[T]) error {
 			return err
 		}
 		for _, s := range c.spans {
-			axpby(local[s.Off:s.Off+s.N], x[s.Off:], y[s.Off:], alpha, beta)
+			kernels.Axpby(local[s.Off:s.Off+s.N], x[s.Off:], y[s.Off:], alpha, beta)
 		}
 		return nil
 	}, a, b)
@@ -254,7 +255,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 			alo, ahi := a.whole()
 			blo, bhi := b.whole()
 			return combine("Dot", a, alo, ahi, []side[T]{{a, alo, ahi, false}, {b, blo, bhi, false}}, func(_ []T, s [][]T) {
-				sum += dot(s[0], s[1])
+				sum += kernels.Dot(s[0], s[1])
 			})
 		}
 		y, err := operand(b, a, len(local))
@@ -262,7 +263,7 @@ func Dot[T Elem](a, b *Array[T]) (T, error) {
 			return err
 		}
 		for _, s := range a.spans {
-			sum += dot(local[s.Off:s.Off+s.N], y[s.Off:])
+			sum += kernels.Dot(local[s.Off:s.Off+s.N], y[s.Off:])
 		}
 		return nil
 	}, b)

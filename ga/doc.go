@@ -306,9 +306,10 @@
 //
 // Element types. Arrays are generic over Elem; what depends on the kind of
 // number (order and magnitude for the element-wise kernels) is chosen once
-// per call in kinds.go, and what crosses into C (ScaLAPACK's s, d, c and z
-// routines) is generated in cgo/ from one table keyed by element type. A new
-// element type is a row of that table and a case in kinds.go.
+// per call in ga/internal/kernels (kinds.go), and what crosses into C
+// (ScaLAPACK's s, d, c and z routines) is generated in cgo/ from one table
+// keyed by element type. A new element type is a row of that table and a
+// case in kinds.go.
 //
 // Transports. Arrays move data only through armci segments, which reach
 // each process's storage by a transport chosen per target (shared memory on

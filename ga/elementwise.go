@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/goga-hpc/goga/ga/internal/kernels"
 	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/mpi"
 )
@@ -70,16 +71,13 @@ func noZero[T Elem](op string, a *Array[T], lo, hi []int) error {
 		err = a.regions(lo, hi, func(r region) error {
 			rshape := side[T]{lo: r.lo, hi: r.hi}.shape()
 			r.runs(func(off, at, n int) {
-				for i, v := range local[off : off+n] {
-					if v == 0 {
-						// From the region's packed order to the patch's.
-						sub, p := layout.Unravel(rshape, at+i), 0
-						for d := range sub {
-							p = p*shape[d] + r.lo[d] + sub[d] - lo[d]
-						}
-						first = min(first, int64(p))
-						return
+				if i := kernels.FirstZero(local[off : off+n]); i >= 0 {
+					// From the region's packed order to the patch's.
+					sub, p := layout.Unravel(rshape, at+i), 0
+					for d := range sub {
+						p = p*shape[d] + r.lo[d] + sub[d] - lo[d]
 					}
+					first = min(first, int64(p))
 				}
 			})
 			return nil
@@ -121,7 +119,7 @@ func (a *Array[T]) AbsValue() error {
 func (a *Array[T]) AbsValuePatch(lo, hi []int) error { return a.absValue("AbsValuePatch", lo, hi) }
 
 func (a *Array[T]) absValue(op string, lo, hi []int) error {
-	return a.eachRun(op, lo, hi, kernelsOf[T]().abs)
+	return a.eachRun(op, lo, hi, kernels.Of[T]().Abs)
 }
 
 // AddConstant adds alpha to every element (GA_Add_constant). Integer sums
@@ -139,11 +137,7 @@ func (a *Array[T]) AddConstantPatch(lo, hi []int, alpha T) error {
 }
 
 func (a *Array[T]) addConstant(op string, lo, hi []int, alpha T) error {
-	return a.eachRun(op, lo, hi, func(run []T) {
-		for i := range run {
-			run[i] += alpha
-		}
-	})
+	return a.eachRun(op, lo, hi, func(run []T) { kernels.AddConstant(run, alpha) })
 }
 
 // Recip sets every element x to 1/x (GA_Recip); integer elements divide as
@@ -161,9 +155,7 @@ func (a *Array[T]) RecipPatch(lo, hi []int) error {
 
 func recip[T Elem](op string, s side[T]) error {
 	return elemOp(op, s, []side[T]{s}, func() error { return noZero(op, s.a, s.lo, s.hi) }, func(dst []T, src [][]T) {
-		for i, x := range src[0] {
-			dst[i] = 1 / x
-		}
+		kernels.Recip(dst, src[0])
 	})
 }
 
@@ -178,6 +170,9 @@ func recip[T Elem](op string, s side[T]) error {
 func ElemMultiply[T Elem](a, b, c *Array[T]) error {
 	return elemOp("ElemMultiply", patchOf(c), []side[T]{patchOf(a), patchOf(b)}, nil, multiply[T])
 }
+
+// multiply is combine's f for the element-wise product.
+func multiply[T Elem](dst []T, src [][]T) { kernels.Multiply(dst, src[0], src[1]) }
 
 // ElemMultiplyPatch sets c's patch to the element-wise product of a's and
 // b's patches (GA_Elem_multiply_patch), wrapping as ElemMultiply does. It
@@ -204,10 +199,7 @@ func ElemDividePatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi 
 
 func elemDivide[T Elem](op string, a, b, c side[T]) error {
 	return elemOp(op, c, []side[T]{a, b}, func() error { return noZero(op, b.a, b.lo, b.hi) }, func(dst []T, src [][]T) {
-		x, y := src[0], src[1]
-		for i := range dst {
-			dst[i] = x[i] / y[i]
-		}
+		kernels.Divide(dst, src[0], src[1])
 	})
 }
 
@@ -240,7 +232,7 @@ func ElemMinimumPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi
 }
 
 func elemPick[T Elem](op string, a, b, c side[T], larger bool) error {
-	pick := kernelsOf[T]().pick
+	pick := kernels.Of[T]().Pick
 	return elemOp(op, c, []side[T]{a, b}, nil, func(dst []T, src [][]T) { pick(dst, src[0], src[1], larger) })
 }
 
@@ -260,6 +252,6 @@ func MedianPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []in
 }
 
 func median[T Elem](op string, a, b, c, m side[T]) error {
-	med := kernelsOf[T]().median
+	med := kernels.Of[T]().Median
 	return elemOp(op, m, []side[T]{a, b, c}, nil, func(dst []T, src [][]T) { med(dst, src[0], src[1], src[2]) })
 }

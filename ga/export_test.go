@@ -1,5 +1,7 @@
 package ga
 
+import "github.com/goga-hpc/goga/ga/internal/kernels"
+
 // SimulateNodes makes the next Init place rank r of a job of n processes on
 // node nodeOf(r, n) instead of asking MPI, so that a test on one machine
 // sees several nodes; the function it returns undoes it.
@@ -16,8 +18,8 @@ func NodeCopied[T Elem](a *Array[T]) bool { return a.nodeCopy != nil }
 // non-temporal stores do so, however short; the function it returns undoes
 // it. Init resets it.
 func StreamKernels() (undo func()) {
-	old := streamAbove.Swap(1)
-	return func() { streamAbove.Store(old) }
+	old := kernels.SwapStreamAbove(1)
+	return func() { kernels.SwapStreamAbove(old) }
 }
 
 // IsUnchecked reports whether the running GA was started Unchecked.

@@ -2,6 +2,7 @@ package ga
 
 import (
 	"github.com/goga-hpc/goga/armci"
+	"github.com/goga-hpc/goga/ga/internal/kernels"
 	"github.com/goga-hpc/goga/internal/holds"
 	"github.com/goga-hpc/goga/mpi"
 )
@@ -79,7 +80,7 @@ func initComm(op string, c *mpi.Comm, limit int, opts []Option) error {
 	proc.limit = limit
 	proc.used, proc.maxUsed = 0, 0
 	unchecked.Store(check.unchecked)
-	setStreamAbove(len(cl.procs[cl.node[cl.me]]))
+	kernels.SetStreamAbove(armci.LastLevelCache(), len(cl.procs[cl.node[cl.me]]))
 	return nil
 }
 

@@ -1,6 +1,9 @@
 package ga
 
-import "github.com/goga-hpc/goga/mpi"
+import (
+	"github.com/goga-hpc/goga/ga/internal/kernels"
+	"github.com/goga-hpc/goga/mpi"
+)
 
 // Norm1 returns the sum of |a| over all of a's elements, for a matrix as
 // for a vector (GA_Norm1). That is what GA C computes, though the manual
@@ -17,7 +20,7 @@ func (a *Array[T]) NormInfinity() (float64, error) { return a.norm("NormInfinity
 
 // norm returns the maximum of |a| over every element if inf, else the sum.
 func (a *Array[T]) norm(op string, inf bool) (float64, error) {
-	norms := kernelsOf[T]().norms
+	norms := kernels.Of[T]().Norms
 	var part float64
 	o := mpi.Sum
 	if inf {

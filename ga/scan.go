@@ -1,10 +1,9 @@
 package ga
 
 import (
-	"reflect"
 	"slices"
-	"unsafe"
 
+	"github.com/goga-hpc/goga/ga/internal/kernels"
 	"github.com/goga-hpc/goga/mpi"
 )
 
@@ -29,12 +28,9 @@ func (a *Array[T]) PatchEnum(lo, hi int, start, inc T) error {
 	const op = "PatchEnum"
 	check := checkSparse(op, lo, hi, vecOf(op, a), nil, vecOf(op, a))
 	l := newArgs(op).ints("lo", lo).ints("hi", hi)
-	conv := intTo[T]()
 	return a.collective(op, l, check, func(local []T) error {
 		return a.regions([]int{lo}, []int{hi}, func(r region) error {
-			for i := range r.hi[0] - r.lo[0] + 1 {
-				local[r.off+i] = start + conv(r.lo[0]+i-lo)*inc
-			}
+			kernels.Enum(local[r.off:r.off+r.hi[0]-r.lo[0]+1], r.lo[0]-lo, start, inc)
 			return nil
 		})
 	})
@@ -79,12 +75,7 @@ func Pack[T, M Elem](src, dst *Array[T], mask *Array[M], lo, hi int) (count int,
 			}
 			var x []T
 			if x, err = paired(src, mask, p.r); err == nil {
-				packed := make([]T, 0, p.n)
-				for i, b := range p.bits {
-					if b != 0 {
-						packed = append(packed, x[i])
-					}
-				}
+				packed := kernels.Pack(make([]T, 0, p.n), x, p.bits)
 				err = dst.Put([]int{p.off}, []int{p.off + p.n - 1}, packed, nil)
 			}
 		}
@@ -122,11 +113,7 @@ func Unpack[T, M Elem](src, dst *Array[T], mask *Array[M], lo, hi int) (count in
 			return err
 		}
 		for k, p := range parts {
-			for i, b := range p.bits {
-				if b != 0 {
-					local[p.r.off+i], vals[k] = vals[k][0], vals[k][1:]
-				}
-			}
+			kernels.Unpack(local[p.r.off:p.r.off+len(p.bits)], vals[k], p.bits)
 		}
 		count = total
 		return nil
@@ -163,9 +150,9 @@ func scan[T, M Elem](op string, src, dst *Array[T], mask *Array[M], lo, hi int, 
 				return err
 			}
 			parts = append(parts, part{r, x, bits})
-			carry := scanState[T]{add: add}
-			scanRun(&carry, x, bits, nil, false)
-			mine = append(mine, summary[T]{at: r.lo[0], bit: carry.started, v: carry.acc})
+			carry := kernels.Scan[T]{Add: add}
+			kernels.ScanRun(&carry, x, bits, nil, false)
+			mine = append(mine, summary[T]{at: r.lo[0], bit: carry.Started, v: carry.Acc})
 			return nil
 		})
 		all, err := exchange(op, dst.g, dst.name, mine, err)
@@ -175,58 +162,19 @@ func scan[T, M Elem](op string, src, dst *Array[T], mask *Array[M], lo, hi int, 
 		// Matched with all, in index order.
 		slices.SortFunc(parts, func(x, y part) int { return x.r.lo[0] - y.r.lo[0] })
 		// Before the range, ScanCopy's value is 0; ScanAdd has none.
-		in := scanState[T]{add: add, started: !add}
+		in := kernels.Scan[T]{Add: add, Started: !add}
 		k := 0
 		for _, s := range all {
 			if k < len(parts) && s.at == parts[k].r.lo[0] {
 				p := parts[k]
 				run := in
-				scanRun(&run, p.x, p.bits, local[p.r.off:p.r.off+len(p.x)], excl)
+				kernels.ScanRun(&run, p.x, p.bits, local[p.r.off:p.r.off+len(p.x)], excl)
 				k++
 			}
-			in.step(s.v, s.bit)
+			in.Step(s.v, s.bit)
 		}
 		return nil
 	})
-}
-
-// scanState is a segmented scan's state: whether a segment has started,
-// and its value so far (the sum, or the copied value).
-type scanState[T Elem] struct {
-	add     bool
-	started bool
-	acc     T
-}
-
-// step moves the state over x, which starts a segment if bit, and returns
-// the value before x, within the segment: an exclusive scan's output.
-func (s *scanState[T]) step(x T, bit bool) (before T) {
-	switch {
-	case bit:
-		s.started, s.acc = true, x
-		var zero T
-		return zero
-	case s.add:
-		before = s.acc
-		s.acc += x
-		return before
-	}
-	return s.acc
-}
-
-// scanRun moves s over a run of src and mask, writing the scan to dst
-// where a segment has started (nowhere if dst is nil).
-func scanRun[T, M Elem](s *scanState[T], x []T, bits []M, dst []T, excl bool) {
-	for i, v := range x {
-		before := s.step(v, bits[i] != 0)
-		if dst != nil && s.started {
-			if excl {
-				dst[i] = before
-			} else {
-				dst[i] = s.acc
-			}
-		}
-	}
 }
 
 // vec is what the checks of a sparse operation need of an operand of any
@@ -331,16 +279,6 @@ type counted[M Elem] struct {
 	n, off int
 }
 
-func nonzero[M Elem](bits []M) int {
-	n := 0
-	for _, b := range bits {
-		if b != 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // marks returns this process's parts of Pack's or Unpack's range, over
 // the regions of d, the vector that drives the call, in any order, and the
 // count of the mask's marks over all processes, which the packed vector
@@ -349,7 +287,7 @@ func marks[D, M Elem](op string, d *Array[D], mask *Array[M], lo, hi int, packed
 	var parts []counted[M]
 	err := d.regions([]int{lo}, []int{hi}, func(r region) error {
 		bits, err := paired(mask, d, r)
-		parts = append(parts, counted[M]{r: r, bits: bits, n: nonzero(bits)})
+		parts = append(parts, counted[M]{r: r, bits: bits, n: kernels.Nonzero(bits)})
 		return err
 	})
 	mine := make([]summary[int], len(parts))
@@ -428,25 +366,3 @@ func exchange[V mpi.Elem](op string, g *group, name string, mine []summary[V], e
 	slices.SortFunc(all, func(x, y summary[V]) int { return x.at - y.at })
 	return all, nil
 }
-
-// intTo returns the conversion of an int to T (k+0i for the complex
-// types), which Go does not allow on a type set that holds both integer
-// and complex types.
-func intTo[T Elem]() func(k int) T {
-	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Int32:
-		return func(k int) T { return as[T](int32(k)) }
-	case reflect.Int64:
-		return func(k int) T { return as[T](int64(k)) }
-	case reflect.Float32:
-		return func(k int) T { return as[T](float32(k)) }
-	case reflect.Float64:
-		return func(k int) T { return as[T](float64(k)) }
-	case reflect.Complex64:
-		return func(k int) T { return as[T](complex(float32(k), 0)) }
-	}
-	return func(k int) T { return as[T](complex(float64(k), 0)) }
-}
-
-// as is v seen as T, v's type being T's underlying type.
-func as[T, U any](v U) T { return *(*T)(unsafe.Pointer(&v)) }

@@ -1,6 +1,7 @@
 package ga
 
 import (
+	"github.com/goga-hpc/goga/ga/internal/kernels"
 	"github.com/goga-hpc/goga/internal/layout"
 	"github.com/goga-hpc/goga/mpi"
 )
@@ -25,7 +26,7 @@ func (a *Array[T]) SelectElem(op Op) (value T, index []int, err error) {
 		check = errorf(name, a.Name(), "operation %q; want OpMin or OpMax (\"min\" or \"max\")", op)
 	}
 	larger := op == OpMax
-	beats, best := ranker[T](larger), kernelsOf[T]().best
+	beats, best := ranker[T](larger), kernels.Of[T]().Best
 	at := int64(-1) // value's C-order position; -1 while there is none
 	pick := func(v T, l int64) {
 		if at < 0 || beats(v, value) || !beats(value, v) && l < at {
@@ -65,7 +66,7 @@ func (a *Array[T]) SelectElem(op Op) (value T, index []int, err error) {
 // ranker returns whether x ranks strictly above y (below, for the minimum)
 // in the kernels' order (complex by magnitude), NaN ranking last.
 func ranker[T Elem](larger bool) func(x, y T) bool {
-	pick := kernelsOf[T]().pick
+	pick := kernels.Of[T]().Pick
 	var d, xs, ys [1]T
 	return func(x, y T) bool {
 		if y != y {

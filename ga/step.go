@@ -4,12 +4,13 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/goga-hpc/goga/ga/internal/kernels"
 	"github.com/goga-hpc/goga/mpi"
 )
 
 // Line-search steps (GA's elem_alg.c, written for TAO): reductions over
 // paired patches of real arrays, read through combine like the element-wise
-// operations. The results are float64 for every real element type, computed
+// operations, each run's part in package kernels. The results are float64 for every real element type, computed
 // in the element type (integers divide as integers do). Where nothing bounds
 // a step, they return GA's finite "infinity" of the element type, as GA C
 // does, and no step they return exceeds it.
@@ -62,10 +63,10 @@ func StepMaxPatch[T Elem](a *Array[T], alo, ahi []int, b *Array[T], blo, bhi []i
 }
 
 func stepMax[T Elem](op string, a, b side[T]) (float64, error) {
-	k := kernelsOf[T]()
+	k := kernels.Of[T]()
 	step, negative := math.Inf(1), false
-	err := reduction(op, []side[T]{a, b}, k.stepMax == nil, func(s [][]T) {
-		st, neg := k.stepMax(s[0], s[1])
+	err := reduction(op, []side[T]{a, b}, k.StepMax == nil, func(s [][]T) {
+		st, neg := k.StepMax(s[0], s[1])
 		step, negative = min(step, st), negative || neg
 	})
 	if err != nil {
@@ -79,52 +80,6 @@ func stepMax[T Elem](op string, a, b side[T]) (float64, error) {
 		return 0, errorf(op, a.a.name, "a negative element in patch lo %v hi %v; the step is for a ≥ 0", a.lo, a.hi)
 	}
 	return min(v[0], infinityOf[T]()), nil
-}
-
-// stepMaxRun is StepMax on runs of a real type, before the bound at GA's
-// infinity.
-func stepMaxRun[U ordered](x, y []U) (step float64, negative bool) {
-	step = math.Inf(1)
-	for i, a := range x {
-		negative = negative || a < 0
-		if y[i] < 0 {
-			step = min(step, math.Abs(float64(a/y[i])))
-		}
-	}
-	return step, negative
-}
-
-// bounds is StepBoundInfo's result over some elements, and whether xx
-// passed a bound there.
-type bounds struct {
-	min, wolfe, max float64
-	above, below    bool
-}
-
-// boundsRun is StepBoundInfo on runs of a real type: each element's step to
-// the bound that xx + s·vv reaches first, +Inf where it reaches none, before
-// the bound at GA's infinity (min with it is monotone, so bounding the
-// results bounds every step).
-func boundsRun[U ordered](xx, vv, lower, upper []U) bounds {
-	b := bounds{min: math.Inf(1), wolfe: math.Inf(1), max: math.Inf(-1)}
-	for i, x := range xx {
-		up, down, v := upper[i]-x, x-lower[i], vv[i]
-		b.above, b.below = b.above || up < 0, b.below || down < 0
-		var s float64
-		switch {
-		case v > 0:
-			s = float64(up / v)
-			b.wolfe = min(b.wolfe, s)
-		case v < 0:
-			s = float64(down / -v)
-			b.wolfe = min(b.wolfe, s)
-		case up == 0 || down == 0: // still, on a bound
-		default: // still, inside the bounds: never reaches one
-			s = math.Inf(1)
-		}
-		b.min, b.max = min(b.min, s), max(b.max, s)
-	}
-	return b
 }
 
 // StepBoundInfo returns, for the line xx + s·vv within the bounds xxll ≤ xx
@@ -149,16 +104,15 @@ func StepBoundInfoPatch[T Elem](xx *Array[T], xxlo, xxhi []int, vv *Array[T], vv
 }
 
 func stepBoundInfo[T Elem](op string, xx, vv, xxll, xxuu side[T]) (boundmin, wolfemin, boundmax float64, err error) {
-	k := kernelsOf[T]()
-	all := bounds{min: math.Inf(1), wolfe: math.Inf(1), max: math.Inf(-1)}
-	err = reduction(op, []side[T]{xx, vv, xxll, xxuu}, k.stepBounds == nil, func(s [][]T) {
-		b := k.stepBounds(s[0], s[1], s[2], s[3])
-		all = bounds{min(all.min, b.min), min(all.wolfe, b.wolfe), max(all.max, b.max), all.above || b.above, all.below || b.below}
+	k := kernels.Of[T]()
+	all := kernels.NoBounds()
+	err = reduction(op, []side[T]{xx, vv, xxll, xxuu}, k.StepBounds == nil, func(s [][]T) {
+		all = all.Join(k.StepBounds(s[0], s[1], s[2], s[3]))
 	})
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	v := []float64{all.min, all.wolfe, -all.max, flag(!all.above), flag(!all.below)}
+	v := []float64{all.Min, all.Wolfe, -all.Max, flag(!all.Above), flag(!all.Below)}
 	if err := mpi.Allreduce(xx.a.g.comm(), nil, v, mpi.Min); err != nil {
 		return 0, 0, 0, err
 	}

@@ -10,7 +10,7 @@ import (
 
 // Range selects the eigenpairs a solver computes: All, Index or Value.
 type Range struct {
-	kind   byte
+	kind   scalapack.EigenRange
 	il, iu int
 	vl, vu float64
 }

@@ -13,7 +13,7 @@
 //	Gemm                    C = alpha·op(A)·op(B) + beta·C (PDGEMM)
 //	Trsm, Trmm              triangular solve and product (PDTRSM, PDTRMM)
 //	Syevd                   symmetric (Hermitian) eigenpairs, all (PDSYEVD, PZHEEVD)
-//	Syevr                   … all or a range by index or value (PDSYEVR, PZHEEVR)
+//	Syevr                   … all or a range by index or value, an EigenRange (PDSYEVR, PZHEEVR)
 //	Sygst                   generalized problem to standard form (PDSYGST, PZHEGST)
 //	Sygvx                   generalized symmetric-definite eigenproblem (PDSYGVX, PZHEGVX)
 //

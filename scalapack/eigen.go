@@ -72,11 +72,14 @@ func Syevd[T Elem](uplo Uplo, a, z *Matrix[T]) ([]float64, *Matrix[T], error) {
 	return vals(a.Desc.N), z, nil
 }
 
-// Which eigenvalues Syevr computes.
+// EigenRange selects which eigenvalues Syevr computes (ScaLAPACK's RANGE).
+type EigenRange byte
+
+// The eigenvalues Syevr computes.
 const (
-	AllEigen   = 'A' // every one
-	ValueRange = 'V' // those in (vl, vu]
-	IndexRange = 'I' // the il-th to the iu-th, ascending, 0-based
+	AllEigen   EigenRange = 'A' // every one
+	ValueRange EigenRange = 'V' // those in (vl, vu]
+	IndexRange EigenRange = 'I' // the il-th to the iu-th, ascending, 0-based
 )
 
 // Syevr returns the eigenvalues of the symmetric or Hermitian matrix A that
@@ -84,7 +87,7 @@ const (
 // ignored), ascending, and writes their eigenvectors into Z's first columns,
 // by the MRRR algorithm (PxSYEVR, PxHEEVR). Z is as for Syevd. A's uplo
 // triangle is used and A is destroyed.
-func Syevr[T Elem](uplo Uplo, a, z *Matrix[T], rng byte, vl, vu float64, il, iu int) ([]float64, *Matrix[T], error) {
+func Syevr[T Elem](uplo Uplo, a, z *Matrix[T], rng EigenRange, vl, vu float64, il, iu int) ([]float64, *Matrix[T], error) {
 	if err := checkUplo("Syevr", uplo); err != nil {
 		return nil, nil, err
 	}
@@ -104,10 +107,10 @@ func Syevr[T Elem](uplo Uplo, a, z *Matrix[T], rng byte, vl, vu float64, il, iu 
 			return nil, nil, errf("Syevr", "il", "[%d, %d] is not a range of the indices 0 to %d", il, iu, n-1)
 		}
 	default:
-		return nil, nil, errf("Syevr", "rng", "%q; want AllEigen, ValueRange or IndexRange", rng)
+		return nil, nil, errf("Syevr", "rng", "%q; want AllEigen, ValueRange or IndexRange", byte(rng))
 	}
 	w, vals := eigenvalues[T](n)
-	info, found := cgo.Pevr(typeOf[T](), rng, byte(uplo), n, a.ptr(), a.desc32(), vl, vu, il+1, iu+1, w, z.ptr(), z.desc32())
+	info, found := cgo.Pevr(typeOf[T](), byte(rng), byte(uplo), n, a.ptr(), a.desc32(), vl, vu, il+1, iu+1, w, z.ptr(), z.desc32())
 	if err := infoErr("Syevr", info, func(i int) error { return &EigenError{"Syevr", i} }); err != nil {
 		return nil, nil, err
 	}

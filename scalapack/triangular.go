@@ -156,7 +156,7 @@ func ColumnPivots[T, U Elem](a *Matrix[T], ipiv []int32, b *Matrix[U]) ([]int32,
 			global[LocalToGlobal(li, a.Desc.MB, myrow, a.Desc.RSrc, pr)] = ipiv[li]
 		}
 	}
-	if err := blacs.Gsum2d(a.Grid, blacs.All, " ", len(global), 1, global, len(global), -1, -1); err != nil {
+	if err := blacs.Gsum2d(a.Grid, blacs.All, blacs.DefaultTopology, len(global), 1, global, len(global), -1, -1); err != nil {
 		return nil, err
 	}
 	_, lc := b.LocalShape()
@@ -197,7 +197,7 @@ func Gemr2d[T Elem](m, n int, a, b *Matrix[T], all *blacs.Grid) error {
 	if bad != nil || m < 0 || n < 0 {
 		flag[0] = 1
 	}
-	if err := blacs.Gsum2d(all, blacs.All, " ", 1, 1, flag, 1, -1, -1); err != nil {
+	if err := blacs.Gsum2d(all, blacs.All, blacs.DefaultTopology, 1, 1, flag, 1, -1, -1); err != nil {
 		return err
 	}
 	if flag[0] != 0 {

@@ -1,4 +1,4 @@
-package ga
+package kernels
 
 import (
 	"cmp"
@@ -8,30 +8,36 @@ import (
 	"unsafe"
 )
 
+// Elem is the set of ga's element types (ga.Elem): GA's C_INT, C_LONG,
+// C_FLOAT, C_DBL, C_SCPL and C_DCPL.
+type Elem interface {
+	~int32 | ~int64 | ~float32 | ~float64 | ~complex64 | ~complex128
+}
+
 // Some operations depend on the kind of number an element is: real elements
 // are ordered by value and complex ones by magnitude, as GA C orders them.
 // Go's generics allow neither < nor an absolute value on a type set that
 // holds complex types, so these kernels, one set per call, view each run as
 // its element type's underlying type and work on whole runs.
-type kernels[T Elem] struct {
-	// abs sets each element to its absolute value; a complex z becomes
+type Kinds[T Elem] struct {
+	// Abs sets each element to its absolute value; a complex z becomes
 	// (|z|, 0), as GA_Abs_value does.
-	abs func(run []T)
-	// pick sets dst[i] to x[i] if it ranks above y[i] (below, if !larger),
+	Abs func(run []T)
+	// Pick sets dst[i] to x[i] if it ranks above y[i] (below, if !larger),
 	// else to y[i]: on ties, y.
-	pick func(dst, x, y []T, larger bool)
-	// median sets dst[i] to the median of x[i], y[i] and z[i], choosing
+	Pick func(dst, x, y []T, larger bool)
+	// Median sets dst[i] to the median of x[i], y[i] and z[i], choosing
 	// among ties as GA_Median does.
-	median func(dst, x, y, z []T)
-	// norms returns the sum and the maximum of |x| over the run.
-	norms func(run []T) (sum, most float64)
-	// best returns the index of the run's first largest element (smallest,
+	Median func(dst, x, y, z []T)
+	// Norms returns the sum and the maximum of |x| over the run.
+	Norms func(run []T) (sum, most float64)
+	// Best returns the index of the run's first largest element (smallest,
 	// if !larger), NaN ranking below every number; 0 for an empty run.
-	best func(run []T, larger bool) int
-	// stepMax and stepBounds are StepMax's and StepBoundInfo's work on
+	Best func(run []T, larger bool) int
+	// StepMax and StepBounds are StepMax's and StepBoundInfo's work on
 	// runs; nil for complex elements, which have no order for them.
-	stepMax    func(x, y []T) (step float64, negative bool)
-	stepBounds func(xx, vv, lower, upper []T) bounds
+	StepMax    func(x, y []T) (step float64, negative bool)
+	StepBounds func(xx, vv, lower, upper []T) Bounds
 }
 
 // ordered are the underlying types of the real elements.
@@ -44,12 +50,13 @@ type complexes interface {
 	~complex64 | ~complex128
 }
 
-// view is run seen as []U, U being T's underlying type.
-func view[U, T any](run []T) []U {
+// View is run seen as []U, U being T's underlying type.
+func View[U, T any](run []T) []U {
 	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(run))), len(run))
 }
 
-func kernelsOf[T Elem]() kernels[T] {
+// Of returns T's kernels.
+func Of[T Elem]() Kinds[T] {
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Int32:
 		return realKernels[T, int32]()
@@ -66,7 +73,7 @@ func kernelsOf[T Elem]() kernels[T] {
 	}
 }
 
-func realKernels[T Elem, U ordered]() kernels[T] {
+func realKernels[T Elem, U ordered]() Kinds[T] {
 	k := kernelsOver[T](
 		func(u []U) {
 			for i, v := range u {
@@ -86,31 +93,31 @@ func realKernels[T Elem, U ordered]() kernels[T] {
 			return 0
 		},
 		func(x U) float64 { return math.Abs(float64(x)) })
-	k.norms = func(run []T) (sum, most float64) {
-		if sum, most, ok := cNorms(view[U](run)); ok {
+	k.Norms = func(run []T) (sum, most float64) {
+		if sum, most, ok := cNorms(View[U](run)); ok {
 			return sum, most
 		}
-		for _, v := range view[U](run) {
+		for _, v := range View[U](run) {
 			m := math.Abs(float64(v))
 			sum += m
 			most = max(most, m)
 		}
 		return sum, most
 	}
-	k.best = func(run []T, larger bool) int {
-		if k, ok := cBest(view[U](run), larger); ok {
+	k.Best = func(run []T, larger bool) int {
+		if k, ok := cBest(View[U](run), larger); ok {
 			return k
 		}
-		return bestReal(view[U](run), larger)
+		return bestReal(View[U](run), larger)
 	}
-	k.stepMax = func(x, y []T) (float64, bool) { return stepMaxRun(view[U](x), view[U](y)) }
-	k.stepBounds = func(xx, vv, lower, upper []T) bounds {
-		return boundsRun(view[U](xx), view[U](vv), view[U](lower), view[U](upper))
+	k.StepMax = func(x, y []T) (float64, bool) { return stepMaxRun(View[U](x), View[U](y)) }
+	k.StepBounds = func(xx, vv, lower, upper []T) Bounds {
+		return boundsRun(View[U](xx), View[U](vv), View[U](lower), View[U](upper))
 	}
 	return k
 }
 
-func complexKernels[T Elem, U complexes]() kernels[T] {
+func complexKernels[T Elem, U complexes]() Kinds[T] {
 	return kernelsOver[T](
 		func(u []U) {
 			for i, v := range u {
@@ -124,11 +131,11 @@ func complexKernels[T Elem, U complexes]() kernels[T] {
 // kernelsOver makes T's kernels from those of its underlying type U: abs on
 // a run, the order that pick and median follow, and the magnitude the norms
 // sum.
-func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag func(x U) float64) kernels[T] {
-	return kernels[T]{
-		abs: func(run []T) { abs(view[U](run)) },
-		pick: func(dst, x, y []T, larger bool) {
-			d, a, b := view[U](dst), view[U](x), view[U](y)
+func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag func(x U) float64) Kinds[T] {
+	return Kinds[T]{
+		Abs: func(run []T) { abs(View[U](run)) },
+		Pick: func(dst, x, y []T, larger bool) {
+			d, a, b := View[U](dst), View[U](x), View[U](y)
 			for i := range d {
 				c := order(a[i], b[i])
 				if larger && c > 0 || !larger && c < 0 {
@@ -138,8 +145,8 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 				}
 			}
 		},
-		median: func(dst, x, y, z []T) {
-			d, a, b, c := view[U](dst), view[U](x), view[U](y), view[U](z)
+		Median: func(dst, x, y, z []T) {
+			d, a, b, c := View[U](dst), View[U](x), View[U](y), View[U](z)
 			for i := range d {
 				lo, hi := a[i], b[i]
 				o := order(lo, hi)
@@ -160,8 +167,8 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 				}
 			}
 		},
-		best: func(run []T, larger bool) int {
-			u, k := view[U](run), 0
+		Best: func(run []T, larger bool) int {
+			u, k := View[U](run), 0
 			for i := 1; i < len(u); i++ {
 				switch {
 				case isNaN(u[i]):
@@ -173,8 +180,8 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 			}
 			return k
 		},
-		norms: func(run []T) (sum, most float64) {
-			for _, v := range view[U](run) {
+		Norms: func(run []T) (sum, most float64) {
+			for _, v := range View[U](run) {
 				m := mag(v)
 				sum += m
 				most = max(most, m)
@@ -184,7 +191,7 @@ func kernelsOver[T Elem, U any](abs func(run []U), order func(x, y U) int, mag f
 	}
 }
 
-// bestReal is the kernels' best for real elements, with the comparisons
+// bestReal is the kernels' Best for real elements, with the comparisons
 // inline and the best value in a register: SelectElem runs it over every
 // element. A NaN never compares larger or smaller, so past the first
 // number the loop needs no test for it.

@@ -1,10 +1,9 @@
-package ga
+package kernels
 
 import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/cgo"
 )
 
@@ -31,8 +30,8 @@ func overlap[T any](x, y []T) bool {
 	return px < py+uintptr(len(y))*size && py < px+uintptr(len(x))*size
 }
 
-// axpby sets dst = alpha·x + beta·y.
-func axpby[T Elem](dst, x, y []T, alpha, beta T) {
+// Axpby sets dst = alpha·x + beta·y; dst may be x or y, not in part.
+func Axpby[T Elem](dst, x, y []T, alpha, beta T) {
 	x, y = x[:len(dst)], y[:len(dst)]
 	if len(dst) >= cRun && !overlap(dst, x) && !overlap(dst, y) {
 		stream := streams(dst, x, y)
@@ -50,9 +49,10 @@ func axpby[T Elem](dst, x, y []T, alpha, beta T) {
 	}
 }
 
-// multiply sets dst = x·y element by element.
-func multiply[T Elem](dst []T, src [][]T) {
-	x, y := src[0][:len(dst)], src[1][:len(dst)]
+// Multiply sets dst = x·y element by element; dst may be x or y, not in
+// part.
+func Multiply[T Elem](dst, x, y []T) {
+	x, y = x[:len(dst)], y[:len(dst)]
 	if len(dst) >= cRun && !overlap(dst, x) && !overlap(dst, y) {
 		stream := streams(dst, x, y)
 		switch any(dst).(type) {
@@ -72,7 +72,7 @@ func multiply[T Elem](dst []T, src [][]T) {
 // streamAbove is the bytes one run of a kernel must read and write, on this
 // process, for the kernel to write its output with non-temporal stores: the
 // last-level cache shared among the processes of this node, which all run a
-// collective operation at once. Below it the output may stay in the cache
+// collective operation of ga at once. Below it the output may stay in the cache
 // for the next operation to read; above it, it would be evicted anyway, and
 // reading it in before writing it (the ordinary stores) costs a third more
 // traffic. On a 2-core AMD EPYC VM, two processes each computing
@@ -84,15 +84,20 @@ func multiply[T Elem](dst []T, src [][]T) {
 // the threshold is set by the random values. Fill was tried streaming too
 // and lost: two processes filling 16 MiB with 1.5 took 1170 µs against
 // 510-710 with ordinary AVX2 stores, and with zeros both took 350-390. Set
-// by Init; 0, before Init or where the cache's size is unknown, means
+// by ga's Init; 0, before Init or where the cache's size is unknown, means
 // never.
 var streamAbove atomic.Int64
 
-// setStreamAbove sets streamAbove for procs processes on this node, from
-// the last-level cache (armci.LastLevelCache).
-func setStreamAbove(procs int) {
-	streamAbove.Store(int64(armci.LastLevelCache() / max(procs, 1)))
+// SetStreamAbove sets the threshold for procs processes on this node that
+// share a last-level cache of cache bytes (armci.LastLevelCache; 0 if
+// unknown).
+func SetStreamAbove(cache, procs int) {
+	streamAbove.Store(int64(cache / max(procs, 1)))
 }
+
+// SwapStreamAbove sets the threshold to bytes and returns the one it
+// replaces: tests make every kernel run stream with 1.
+func SwapStreamAbove(bytes int64) (old int64) { return streamAbove.Swap(bytes) }
 
 // streams reports whether dst = f(x, y) should write dst with non-temporal
 // stores: three distinct runs whose bytes together reach streamAbove. Where
@@ -103,8 +108,8 @@ func streams[T any](dst, x, y []T) bool {
 		int64(3*len(dst))*int64(unsafe.Sizeof(dst[0])) >= above
 }
 
-// dot returns the sum of x·y.
-func dot[T Elem](x, y []T) T {
+// Dot returns the sum of x·y.
+func Dot[T Elem](x, y []T) T {
 	y = y[:len(x)]
 	if len(x) >= cRun {
 		switch any(x).(type) {
@@ -121,7 +126,7 @@ func dot[T Elem](x, y []T) T {
 	return s
 }
 
-// cBest is the kernels' best for long float runs, in C; ok is false where
+// cBest is the kernels' Best for long float runs, in C; ok is false where
 // it does not apply or found no element above -Inf (below +Inf), which the
 // Go loop then settles.
 func cBest[U any](run []U, larger bool) (k int, ok bool) {
@@ -139,7 +144,7 @@ func cBest[U any](run []U, larger bool) (k int, ok bool) {
 	return k, k >= 0
 }
 
-// cNorms is the kernels' norms for long float runs, in C.
+// cNorms is the kernels' Norms for long float runs, in C.
 func cNorms[U any](run []U) (sum, most float64, ok bool) {
 	if len(run) < cRun {
 		return 0, 0, false

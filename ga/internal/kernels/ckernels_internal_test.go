@@ -1,4 +1,4 @@
-package ga
+package kernels
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func TestStreamAbove(t *testing.T) {
 	if llc <= 0 {
 		t.Skip("no cache sizes in sysfs here")
 	}
-	setStreamAbove(2)
+	SetStreamAbove(llc, 2)
 	above := int(streamAbove.Load())
 	if above != llc/2 {
 		t.Fatalf("streamAbove = %d for 2 processes and a %d-byte cache, want %d", above, llc, llc/2)
