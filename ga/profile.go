@@ -1,0 +1,225 @@
+package ga
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	_ "unsafe" // go:linkname
+
+	"github.com/goga-hpc/goga/internal/percpu"
+)
+
+// The profile of a run (docs/PROFILE.md). Started by GOGA_PROFILE=dir at
+// Init or by StartProfile, it counts on every process, per one-sided
+// operation kind and per target process, the calls, the bytes and the time
+// in them, in per-P counters beside the Stats ones (one more pin of the
+// goroutine per call); and per collective call, by the name the trace
+// gives it, the calls and the time, split into the collectives themselves
+// (Sync, Gop, Brdcst) and the waiting (the agreements of every other
+// collective call, mutexes). Off, the one-sided paths pay one branch on a
+// nil pointer.
+
+// nanotime is the runtime's monotonic clock: a third of time.Now's cost,
+// and no wall clock read.
+//
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// histBuckets is the length of a call-time histogram: bucket b counts the
+// calls of [2^(b-1), 2^b) ns (b = 0: under a nanosecond), the last one
+// every longer call.
+const histBuckets = 40
+
+// Sampling of the time of small calls: the clock costs tens of ns, a small
+// Put on a mapped block about as much, so a call under sampleBytes is timed
+// one time in samplePeriod and its time counts for samplePeriod calls. Its
+// calls and bytes are counted exactly.
+const (
+	sampleBytes  = 4096
+	samplePeriod = 16
+)
+
+// The classes of time, as the profile file names them.
+const (
+	ClassOneSided   = "one-sided"
+	ClassCollective = "collective"
+	ClassWaiting    = "waiting"
+)
+
+// profile is what a process records while the profile is on.
+type profile struct {
+	dir       string
+	start     int64 // nanotime at StartProfile
+	np        int   // world processes: the targets
+	histStart int   // where the histograms begin in ops
+	sample    int   // the sampling counter's index in ops
+	// ops: per one-sided kind and world target, calls, bytes, ns (see at);
+	// then a histogram per kind; then the sampling counter.
+	ops *percpu.Counters
+	// outer counts the collective calls in progress that time themselves
+	// whole (Sync, Gop, Brdcst), whose agreements are not also waiting.
+	outer atomic.Int32
+	mu    sync.Mutex
+	colls map[string]*collTime // by call name, under mu
+	order []string             // colls' names in first-call order
+}
+
+// collTime is one collective call's or wait's record.
+type collTime struct {
+	class     string
+	calls, ns int64
+	hist      [histBuckets]int64
+}
+
+// prof is the running profile, nil when off.
+var prof atomic.Pointer[profile]
+
+func newProfile(dir string, np int) *profile {
+	p := &profile{dir: dir, np: np, colls: map[string]*collTime{}}
+	p.histStart = int(opKinds) * np * 3
+	p.sample = p.histStart + int(opKinds)*histBuckets
+	p.ops = percpu.New(p.sample + 1)
+	p.start = nanotime()
+	return p
+}
+
+// at is the index of kind k's calls to world rank w; its bytes and ns follow.
+func (p *profile) at(k opKind, w int) int { return (int(k)*p.np + w) * 3 }
+
+// bucket is the histogram bucket of a time of d ns.
+func bucket(d int64) int { return min(bits.Len64(uint64(max(d, 0))), histBuckets-1) }
+
+// stamp is when a timed one-sided operation began, and for how many calls
+// its time counts; zero when it is not timed.
+type stamp struct{ at, weight int64 }
+
+// profNote is tally's part when the profile is on: one operation on rank's
+// block (a call's piece on each owner counts once per owner), and whether
+// to time it.
+func (g *group) profNote(p *profile, rank int, k opKind, bytes int) stamp {
+	j := p.at(k, g.pg.members[rank])
+	weight := int64(1)
+	if s := p.ops.Pin(); s != nil {
+		s[j]++
+		s[j+1] += int64(bytes)
+		if bytes < sampleBytes {
+			s[p.sample]++
+			if s[p.sample]%samplePeriod != 0 {
+				percpu.Unpin()
+				return stamp{}
+			}
+			weight = samplePeriod
+		}
+		percpu.Unpin()
+	} else {
+		percpu.Unpin()
+		p.ops.Spill(j, 1)
+		p.ops.Spill(j+1, int64(bytes))
+	}
+	return stamp{at: nanotime(), weight: weight}
+}
+
+// took ends a one-sided operation that tally stamped.
+func (g *group) took(st stamp, rank int, k opKind) {
+	if st.at != 0 {
+		g.profTook(st, rank, k)
+	}
+}
+
+func (g *group) profTook(st stamp, rank int, k opKind) {
+	d := nanotime() - st.at
+	p := prof.Load()
+	if p == nil {
+		return // stopped meanwhile
+	}
+	j := p.at(k, g.pg.members[rank])
+	h := p.histStart + int(k)*histBuckets + bucket(d)
+	if s := p.ops.Pin(); s != nil {
+		s[j+2] += d * st.weight
+		s[h] += st.weight
+		percpu.Unpin()
+		return
+	}
+	percpu.Unpin()
+	p.ops.Spill(j+2, d*st.weight)
+	p.ops.Spill(h, st.weight)
+}
+
+// enter starts timing a collective call that times itself whole; leave
+// ends it. Both are for a profile p that is on.
+func (p *profile) enter() int64 {
+	p.outer.Add(1)
+	return nanotime()
+}
+
+func (p *profile) leave(t0 int64, name string) {
+	p.record(name, ClassCollective, nanotime()-t0)
+	p.outer.Add(-1)
+}
+
+// waitStart returns when a wait begins, or 0 when the profile is off or the
+// wait is part of a collective call timed whole.
+func waitStart() int64 {
+	if p := prof.Load(); p != nil && p.outer.Load() == 0 {
+		return nanotime()
+	}
+	return 0
+}
+
+// waited records a wait that waitStart began.
+func waited(t0 int64, name string) {
+	if t0 == 0 {
+		return
+	}
+	if p := prof.Load(); p != nil {
+		p.record(name, ClassWaiting, nanotime()-t0)
+	}
+}
+
+func (p *profile) record(name, class string, d int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.colls[name]
+	if c == nil {
+		c = &collTime{class: class}
+		p.colls[name] = c
+		p.order = append(p.order, name)
+	}
+	c.calls++
+	c.ns += d
+	c.hist[bucket(d)]++
+}
+
+// StartProfile starts this run's profile on every process (collective over
+// every GA process): from now to StopProfile, or to Terminate, which stops
+// it and writes it to dir (see StopProfile). GOGA_PROFILE=dir in the
+// environment starts it at Init. Operations issued by other goroutines
+// while StartProfile runs may be left out of it.
+func StartProfile(dir string) error {
+	const op = "StartProfile"
+	g, err := worldGroup(op)
+	if err != nil {
+		return err
+	}
+	var local error
+	if prof.Load() != nil {
+		local = errorf(op, "", "the profile is already on")
+	}
+	if err := agree(g, false, op, "", local, newArgs(op).str("dir", dir)); err != nil {
+		return err
+	}
+	prof.Store(newProfile(dir, g.size()))
+	return nil
+}
+
+// worldGroup is the group of every GA process, for a call that is
+// collective over all of them.
+func worldGroup(op string) (*group, error) {
+	proc.mu.Lock()
+	g := proc.world
+	proc.mu.Unlock()
+	if g == nil {
+		return nil, stateErr(op, "", ErrNotInitialized)
+	}
+	return g, nil
+}
