@@ -31,12 +31,15 @@ func nanotime() int64
 const histBuckets = 40
 
 // Sampling of the time of small calls: the clock costs tens of ns, a small
-// Put on a mapped block about as much, so a call under sampleBytes is timed
-// one time in samplePeriod and its time counts for samplePeriod calls. Its
-// calls and bytes are counted exactly.
+// Put on a mapped block about as much. A call of a kind to a target is
+// timed when it moves sampleBytes or more, when it is the first of
+// samplePeriod such calls on this P, or when the calls timed so far took
+// slowNs or more on average; the time of all is then estimated from the
+// timed ones. Calls and bytes are counted exactly.
 const (
 	sampleBytes  = 4096
 	samplePeriod = 16
+	slowNs       = 1000
 )
 
 // The classes of time, as the profile file names them.
@@ -52,9 +55,9 @@ type profile struct {
 	start     int64 // nanotime at StartProfile
 	np        int   // world processes: the targets
 	histStart int   // where the histograms begin in ops
-	sample    int   // the sampling counter's index in ops
-	// ops: per one-sided kind and world target, calls, bytes, ns (see at);
-	// then a histogram per kind; then the sampling counter.
+	// ops: per one-sided kind and world target, calls, bytes, and the ns
+	// and the number of the timed calls (see at); then a histogram of the
+	// timed calls per kind.
 	ops *percpu.Counters
 	// outer counts the collective calls in progress that time themselves
 	// whole (Sync, Gop, Brdcst), whose agreements are not also waiting.
@@ -76,58 +79,61 @@ var prof atomic.Pointer[profile]
 
 func newProfile(dir string, np int) *profile {
 	p := &profile{dir: dir, np: np, colls: map[string]*collTime{}}
-	p.histStart = int(opKinds) * np * 3
-	p.sample = p.histStart + int(opKinds)*histBuckets
-	p.ops = percpu.New(p.sample + 1)
+	p.histStart = int(opKinds) * np * perTarget
+	p.ops = percpu.New(p.histStart + int(opKinds)*histBuckets)
 	p.start = nanotime()
 	return p
 }
 
-// at is the index of kind k's calls to world rank w; its bytes and ns follow.
-func (p *profile) at(k opKind, w int) int { return (int(k)*p.np + w) * 3 }
+// The counters of a kind's calls to a target, from at on.
+const (
+	callsAt = iota
+	bytesAt
+	timedNsAt
+	timedAt
+	perTarget
+)
+
+// at is the index of kind k's counters for world rank w.
+func (p *profile) at(k opKind, w int) int { return (int(k)*p.np + w) * perTarget }
 
 // bucket is the histogram bucket of a time of d ns.
 func bucket(d int64) int { return min(bits.Len64(uint64(max(d, 0))), histBuckets-1) }
 
-// stamp is when a timed one-sided operation began, and for how many calls
-// its time counts; zero when it is not timed.
-type stamp struct{ at, weight int64 }
+// stamp is when a timed one-sided operation began; zero when it is not
+// timed.
+type stamp int64
 
 // profNote is tally's part when the profile is on: one operation on rank's
 // block (a call's piece on each owner counts once per owner), and whether
 // to time it.
 func (g *group) profNote(p *profile, rank int, k opKind, bytes int) stamp {
 	j := p.at(k, g.pg.members[rank])
-	weight := int64(1)
 	if s := p.ops.Pin(); s != nil {
-		s[j]++
-		s[j+1] += int64(bytes)
-		if bytes < sampleBytes {
-			s[p.sample]++
-			if s[p.sample]%samplePeriod != 0 {
-				percpu.Unpin()
-				return stamp{}
-			}
-			weight = samplePeriod
-		}
+		s[j+callsAt]++
+		s[j+bytesAt] += int64(bytes)
+		timed := bytes >= sampleBytes || s[j+callsAt]%samplePeriod == 1 || s[j+timedNsAt] >= slowNs*s[j+timedAt]
 		percpu.Unpin()
+		if !timed {
+			return 0
+		}
 	} else {
 		percpu.Unpin()
-		p.ops.Spill(j, 1)
-		p.ops.Spill(j+1, int64(bytes))
+		p.ops.Spill(j+callsAt, 1)
+		p.ops.Spill(j+bytesAt, int64(bytes))
 	}
-	return stamp{at: nanotime(), weight: weight}
+	return stamp(nanotime())
 }
 
 // took ends a one-sided operation that tally stamped.
 func (g *group) took(st stamp, rank int, k opKind) {
-	if st.at != 0 {
+	if st != 0 {
 		g.profTook(st, rank, k)
 	}
 }
 
 func (g *group) profTook(st stamp, rank int, k opKind) {
-	d := nanotime() - st.at
+	d := nanotime() - int64(st)
 	p := prof.Load()
 	if p == nil {
 		return // stopped meanwhile
@@ -135,14 +141,16 @@ func (g *group) profTook(st stamp, rank int, k opKind) {
 	j := p.at(k, g.pg.members[rank])
 	h := p.histStart + int(k)*histBuckets + bucket(d)
 	if s := p.ops.Pin(); s != nil {
-		s[j+2] += d * st.weight
-		s[h] += st.weight
+		s[j+timedNsAt] += d
+		s[j+timedAt]++
+		s[h]++
 		percpu.Unpin()
 		return
 	}
 	percpu.Unpin()
-	p.ops.Spill(j+2, d*st.weight)
-	p.ops.Spill(h, st.weight)
+	p.ops.Spill(j+timedNsAt, d)
+	p.ops.Spill(j+timedAt, 1)
+	p.ops.Spill(h, 1)
 }
 
 // enter starts timing a collective call that times itself whole; leave

@@ -3,6 +3,7 @@ package ga
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -45,11 +46,13 @@ type OpProfile struct {
 	// Calls, Bytes and Ns are per target process (world rank) for a
 	// one-sided kind, one entry (this process) otherwise. A one-sided call
 	// counts once per process whose blocks it touches. Ns is the time in the
-	// calls, estimated from a sample for calls under 4 KiB.
+	// calls: of one-sided calls under 4 KiB that take under a microsecond,
+	// one in 16 is timed and the rest estimated from those.
 	Calls []int64 `json:"calls"`
 	Bytes []int64 `json:"bytes,omitempty"`
 	Ns    []int64 `json:"ns"`
-	// Hist counts the calls by time: Hist[b] those of [2^(b-1), 2^b) ns.
+	// Hist counts the calls by time: Hist[b] those of [2^(b-1), 2^b) ns (for
+	// one-sided kinds, the timed calls scaled to all of them).
 	Hist []int64 `json:"hist"`
 }
 
@@ -96,24 +99,33 @@ func StopProfile() (*Profile, error) {
 	return all, nil
 }
 
-// process is this process's part.
+// process is this process's part: the time of calls that were not timed
+// estimated from those that were, per kind and target, and the histogram
+// scaled likewise per kind.
 func (p *profile) process(rank int) ProcessProfile {
 	pp := ProcessProfile{Rank: rank, WallNs: nanotime() - p.start}
 	for k := range opKinds {
 		o := OpProfile{Op: oneSidedNames[k], Class: ClassOneSided, Calls: make([]int64, p.np),
 			Bytes: make([]int64, p.np), Ns: make([]int64, p.np), Hist: make([]int64, histBuckets)}
-		var calls int64
+		var calls, timed int64
 		for w := range p.np {
 			j := p.at(k, w)
-			o.Calls[w], o.Bytes[w], o.Ns[w] = p.ops.Read(j), p.ops.Read(j+1), p.ops.Read(j+2)
-			calls += o.Calls[w]
+			c, n := p.ops.Read(j+callsAt), p.ops.Read(j+timedAt)
+			o.Calls[w], o.Bytes[w] = c, p.ops.Read(j+bytesAt)
+			if n > 0 {
+				o.Ns[w] = int64(float64(p.ops.Read(j+timedNsAt)) * float64(c) / float64(n))
+			}
+			calls, timed = calls+c, timed+n
+		}
+		if calls == 0 {
+			continue
 		}
 		for b := range o.Hist {
-			o.Hist[b] = p.ops.Read(p.histStart + int(k)*histBuckets + b)
+			if timed > 0 {
+				o.Hist[b] = int64(math.Round(float64(p.ops.Read(p.histStart+int(k)*histBuckets+b)) * float64(calls) / float64(timed)))
+			}
 		}
-		if calls > 0 {
-			pp.Ops = append(pp.Ops, o)
-		}
+		pp.Ops = append(pp.Ops, o)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

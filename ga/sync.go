@@ -52,7 +52,7 @@ func (g *group) tally(rank int, k opKind, calls, bytes int) stamp {
 	if p := prof.Load(); p != nil {
 		return g.profNote(p, rank, k, bytes)
 	}
-	return stamp{}
+	return 0
 }
 
 // counters returns the indices of the calls and the bytes counters of an
