@@ -298,6 +298,19 @@ func (p *Profile) OpNames() []string {
 	return names
 }
 
+// Class returns the class of op's time (ClassOneSided, ClassCollective or
+// ClassWaiting), "" when no process made op.
+func (p *Profile) Class(op string) string {
+	for _, pp := range p.Procs {
+		for _, o := range pp.Ops {
+			if o.Op == op {
+				return o.Class
+			}
+		}
+	}
+	return ""
+}
+
 func sum(v []int64) int64 {
 	var s int64
 	for _, x := range v {

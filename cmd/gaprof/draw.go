@@ -165,8 +165,9 @@ func timePlot(p *ga.Profile) (*plot.Plot, []plotter.Values) {
 }
 
 // callsPlot is, per operation kind, the number of calls by call time (the
-// profile's histogram: a point per power of two of ns); it returns the
-// points per kind.
+// profile's histogram: a point per power of two of ns), the waiting kinds
+// (agreements, Lock) together as "waiting"; it returns the points per
+// series.
 func callsPlot(p *ga.Profile) (*plot.Plot, map[string]plotter.XYs, error) {
 	pl := plot.New()
 	pl.Title.Text = "call times per operation"
@@ -176,25 +177,42 @@ func callsPlot(p *ga.Profile) (*plot.Plot, map[string]plotter.XYs, error) {
 	pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	pl.X.Tick.Marker = plot.TickerFunc(timeTicks)
 	pl.Legend.Top = true
+	hists := map[string][]int64{}
+	var order []string
+	for _, op := range p.OpNames() {
+		name := op
+		if p.Class(op) == ga.ClassWaiting {
+			name = ga.ClassWaiting
+		}
+		h := hists[name]
+		if h == nil {
+			h = make([]int64, p.Buckets)
+			order = append(order, name)
+		}
+		for b, n := range p.CallTimes(op) {
+			h[b] += n
+		}
+		hists[name] = h
+	}
 	pts := map[string]plotter.XYs{}
 	var args []any
-	for _, op := range p.OpNames() {
-		h := p.CallTimes(op)
+	for _, name := range order {
 		var xy plotter.XYs
-		for b, n := range h {
+		for b, n := range hists[name] {
 			if n > 0 {
 				xy = append(xy, plotter.XY{X: float64(b), Y: float64(n)})
 			}
 		}
 		if len(xy) > 0 {
-			pts[op] = xy
-			args = append(args, op, xy)
+			pts[name] = xy
+			args = append(args, name, xy)
 		}
 	}
 	if len(args) > 0 {
-		if err := plotutil.AddScatters(pl, args...); err != nil {
+		if err := plotutil.AddLinePoints(pl, args...); err != nil {
 			return nil, nil, err
 		}
+		pl.Y.Max *= 8 // room for the legend
 	}
 	return pl, pts, nil
 }
@@ -231,6 +249,7 @@ func tasksPlot(p *ga.Profile) (*plot.Plot, plotter.Values) {
 		pl.Add(b)
 	}
 	pl.X.Tick.Marker = rankTicks(len(v), func(r int) float64 { return float64(r) })
+	pl.Y.Max *= 1.1
 	pl.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		ts := plot.DefaultTicks{}.Ticks(lo, hi)
 		for i := range ts {
