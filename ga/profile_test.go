@@ -1,10 +1,12 @@
 package ga_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/goga-hpc/goga/ga"
@@ -195,6 +197,63 @@ func TestProfileOff(t *testing.T) {
 				if o.Class == ga.ClassOneSided || o.Op == "Sync" || o.Op == "Gop" {
 					t.Errorf("process %d recorded %s (%v calls) while the profile was off", pp.Rank, o.Op, o.Calls)
 				}
+			}
+		}
+	})
+}
+
+// TestProfileNames: the profile names collective calls as the SetDebug
+// trace does: every call traced is in the profile under the trace's name,
+// and every collective or waiting entry of the profile was traced.
+func TestProfileNames(t *testing.T) {
+	mpitest.Run(t, func(t *testing.T) {
+		must(t, ga.Init())
+		defer endGA(t)
+		must(t, ga.StartProfile(""))
+		var out bytes.Buffer
+		ga.SetDebugOutput(&out)
+		defer ga.SetDebugOutput(nil)
+		ga.SetDebug(true)
+		a, err := ga.Create[float64]("named", []int{8, 6}, nil)
+		must(t, err)
+		must(t, a.Fill(2))
+		_, err = ga.Dot(a, a)
+		must(t, err)
+		must(t, ga.Sync())
+		must(t, ga.Gop([]float64{1}, ga.OpMax))
+		must(t, ga.Brdcst([]int32{3}, 0))
+		must(t, a.Destroy())
+		ga.SetDebug(false)
+		p, err := ga.StopProfile()
+		must(t, err)
+		if ga.Nodeid() != 0 {
+			return
+		}
+		traced := map[string]bool{}
+		for line := range strings.Lines(out.String()) {
+			if rest, ok := strings.CutPrefix(line, "ga: process 0: "); ok {
+				traced[strings.Fields(rest)[0]] = true
+			}
+		}
+		profiled := map[string]bool{}
+		for _, o := range p.Procs[0].Ops {
+			if o.Class != ga.ClassOneSided {
+				profiled[o.Op] = true
+			}
+		}
+		for _, name := range []string{"Create", "Fill", "Dot", "Sync", "Gop", "Brdcst", "Destroy"} {
+			if !traced[name] || !profiled[name] {
+				t.Errorf("%s: traced %v, profiled %v", name, traced[name], profiled[name])
+			}
+		}
+		for name := range traced {
+			if !profiled[name] {
+				t.Errorf("traced %s is not in the profile %v", name, profiled)
+			}
+		}
+		for name := range profiled {
+			if !traced[name] {
+				t.Errorf("profiled %s was not traced %v", name, traced)
 			}
 		}
 	})
