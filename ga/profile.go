@@ -33,12 +33,12 @@ const histBuckets = 40
 // Sampling of the time of small calls: the clock costs tens of ns, a small
 // Put on a mapped block about as much. A call of a kind to a target is
 // timed when it moves sampleBytes or more, when it is the first of
-// samplePeriod such calls on this P, or when the calls timed so far took
-// slowNs or more on average; the time of all is then estimated from the
-// timed ones. Calls and bytes are counted exactly.
+// samplePeriod such calls on this P, or when the last call timed took
+// slowNs or more; the time of all is then estimated from the timed ones.
+// Calls and bytes are counted exactly.
 const (
 	sampleBytes  = 4096
-	samplePeriod = 16
+	samplePeriod = 64
 	slowNs       = 1000
 )
 
@@ -91,6 +91,7 @@ const (
 	bytesAt
 	timedNsAt
 	timedAt
+	lastSlowAt // 1 when the last call timed took slowNs or more
 	perTarget
 )
 
@@ -112,7 +113,7 @@ func (g *group) profNote(p *profile, rank int, k opKind, bytes int) stamp {
 	if s := p.ops.Pin(); s != nil {
 		s[j+callsAt]++
 		s[j+bytesAt] += int64(bytes)
-		timed := bytes >= sampleBytes || s[j+callsAt]%samplePeriod == 1 || s[j+timedNsAt] >= slowNs*s[j+timedAt]
+		timed := bytes >= sampleBytes || s[j+callsAt]%samplePeriod == 1 || s[j+lastSlowAt] != 0
 		percpu.Unpin()
 		if !timed {
 			return 0
@@ -143,6 +144,7 @@ func (g *group) profTook(st stamp, rank int, k opKind) {
 	if s := p.ops.Pin(); s != nil {
 		s[j+timedNsAt] += d
 		s[j+timedAt]++
+		s[j+lastSlowAt] = int64(d / slowNs) // nonzero when slow
 		s[h]++
 		percpu.Unpin()
 		return
