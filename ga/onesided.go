@@ -163,9 +163,11 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 // with two processes on one counter, tally after the atomic cost a fifth
 // of their increments.
 func countedFetchAdd[E int32 | int64](g *group, d *armci.Direct[E], rank, off int, inc E, es int) (int64, error) {
-	var st stamp
 	if p := prof.Load(); p != nil {
-		st = g.profNote(p, rank, statReadInc, es)
+		st := g.profTally(p, rank, statReadInc, 1, es)
+		old, err := armci.DirectFetchAdd(d, off, inc)
+		g.took(st, rank, statReadInc)
+		return int64(old), err
 	}
 	i, to := g.counters(rank, statReadInc)
 	s := g.stats.ops.Pin()
@@ -179,7 +181,6 @@ func countedFetchAdd[E int32 | int64](g *group, d *armci.Direct[E], rank, off in
 		g.spill(i, to, 1, es)
 	}
 	g.noteTarget(rank)
-	g.took(st, rank, statReadInc)
 	return int64(old), err
 }
 

@@ -105,23 +105,30 @@ func bucket(d int64) int { return min(bits.Len64(uint64(max(d, 0))), histBuckets
 // timed.
 type stamp int64
 
-// profNote is tally's part when the profile is on: one operation on rank's
-// block (a call's piece on each owner counts once per owner), and whether
-// to time it.
-func (g *group) profNote(p *profile, rank int, k opKind, bytes int) stamp {
+// profTally is tally when the profile is on: the stats' counts and the
+// profile's in one pin of the goroutine. An operation on rank's block (a
+// call's piece on each owner counts once per owner) counts its calls and
+// bytes in the profile, and is timed (see the sampling) or not.
+func (g *group) profTally(p *profile, rank int, k opKind, calls, bytes int) stamp {
+	i, to := g.counters(rank, k)
 	j := p.at(k, g.pg.members[rank])
-	if s := p.ops.Pin(); s != nil {
-		s[j+callsAt]++
-		s[j+bytesAt] += int64(bytes)
-		timed := bytes >= sampleBytes || s[j+callsAt]%samplePeriod == 1 || s[j+lastSlowAt] != 0
+	timed := true
+	if s, q := percpu.PinBoth(g.stats.ops, p.ops); s != nil {
+		s[i] += int64(calls)
+		s[to] += int64(bytes)
+		q[j+callsAt]++
+		q[j+bytesAt] += int64(bytes)
+		timed = bytes >= sampleBytes || q[j+callsAt]%samplePeriod == 1 || q[j+lastSlowAt] != 0
 		percpu.Unpin()
-		if !timed {
-			return 0
-		}
 	} else {
 		percpu.Unpin()
+		g.spill(i, to, calls, bytes)
 		p.ops.Spill(j+callsAt, 1)
 		p.ops.Spill(j+bytesAt, int64(bytes))
+	}
+	g.noteTarget(rank)
+	if !timed {
+		return 0
 	}
 	return stamp(nanotime())
 }

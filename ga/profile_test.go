@@ -131,16 +131,25 @@ func TestProfileCounts(t *testing.T) {
 		must(t, ga.Init())
 		defer endGA(t)
 		must(t, ga.StartProfile(""))
+		s0 := ga.ReadStats()
 		total := profiledRun(t)
+		s1 := ga.ReadStats()
 		p, err := ga.StopProfile()
 		must(t, err)
-		np := ga.Nnodes()
+		np, me := ga.Nnodes(), ga.Nodeid()
+		// PrintStats counts on while the profile counts beside it.
+		if puts, want := s1.Put.Calls-s0.Put.Calls, np*(np+1)/2; puts != want {
+			t.Errorf("process %d: stats count %d Puts, want %d", me, puts, want)
+		}
+		if incs := s1.ReadInc.Calls - s0.ReadInc.Calls; incs != me+1 {
+			t.Errorf("process %d: stats count %d ReadIncs, want %d", me, incs, me+1)
+		}
 		if total != int64(np*(np+1)/2) {
 			t.Errorf("counter %d, want %d", total, np*(np+1)/2)
 		}
-		if ga.Nodeid() != 0 {
+		if me != 0 {
 			if p != nil {
-				t.Errorf("process %d got a profile; only process 0 does", ga.Nodeid())
+				t.Errorf("process %d got a profile; only process 0 does", me)
 			}
 			return
 		}

@@ -39,6 +39,9 @@ func (a *Array[T]) notePiece(rank int, k opKind, bytes int) stamp {
 // progress takes the group's lock. With the profile on, it counts there
 // too, and returns when the operation began if it is to be timed (see took).
 func (g *group) tally(rank int, k opKind, calls, bytes int) stamp {
+	if p := prof.Load(); p != nil {
+		return g.profTally(p, rank, k, calls, bytes)
+	}
 	i, to := g.counters(rank, k)
 	if s := g.stats.ops.Pin(); s != nil {
 		s[i] += int64(calls)
@@ -49,9 +52,6 @@ func (g *group) tally(rank int, k opKind, calls, bytes int) stamp {
 		g.spill(i, to, calls, bytes)
 	}
 	g.noteTarget(rank)
-	if p := prof.Load(); p != nil {
-		return g.profNote(p, rank, k, bytes)
-	}
 	return 0
 }
 
