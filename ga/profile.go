@@ -228,15 +228,3 @@ func StartProfile(dir string) error {
 	prof.Store(newProfile(dir, g.size()))
 	return nil
 }
-
-// worldGroup is the group of every GA process, for a call that is
-// collective over all of them.
-func worldGroup(op string) (*group, error) {
-	proc.mu.Lock()
-	g := proc.world
-	proc.mu.Unlock()
-	if g == nil {
-		return nil, stateErr(op, "", ErrNotInitialized)
-	}
-	return g, nil
-}

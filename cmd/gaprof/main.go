@@ -22,16 +22,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/goga-hpc/goga/ga"
+	"github.com/goga-hpc/goga/gaplot"
 )
 
 // The pictures' sizes and, for PNG, resolution.
@@ -112,23 +109,5 @@ func saveAll(name string, plots []*plot.Plot) error {
 // save draws paint on a w × h canvas and writes it to name, in the format
 // of its extension.
 func save(name string, w, h vg.Length, paint func(draw.Canvas)) error {
-	var c vg.CanvasWriterTo
-	switch ext := strings.ToLower(filepath.Ext(name)); ext {
-	case ".svg":
-		c = vgsvg.New(w, h)
-	case ".png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
-	default:
-		return fmt.Errorf("%s: extension %q; want .png or .svg", name, ext)
-	}
-	paint(draw.New(c))
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	_, err = c.WriteTo(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return gaplot.SaveDrawing(name, w, h, dpi, paint)
 }
