@@ -12,8 +12,8 @@ import (
 // The profile of a run (docs/PROFILE.md). Started by GOGA_PROFILE=dir at
 // Init or by StartProfile, it counts on every process, per one-sided
 // operation kind and per target process, the calls, the bytes and the time
-// in them, in per-P counters beside the Stats ones (one more pin of the
-// goroutine per call); and per collective call, by the name the trace
+// in them, in per-P counters beside the Stats ones (added to in the same
+// pin of the goroutine, percpu.PinBoth); and per collective call, by the name the trace
 // gives it, the calls and the time, split into the collectives themselves
 // (Sync, Gop, Brdcst) and the waiting (the agreements of every other
 // collective call, mutexes). Off, the one-sided paths pay one branch on a
