@@ -55,6 +55,15 @@ func (l *args) kept() *args {
 	return l
 }
 
+// name is the call's name as the trace and the profile give it: the
+// arguments' first word, else op.
+func (l *args) name(op string) string {
+	if l != nil {
+		return l.op
+	}
+	return op
+}
+
 func newArgs(op string) *args {
 	l := &args{op: op}
 	l.b = append(l.text[:0], op...)
@@ -122,6 +131,7 @@ func agree(g *group, fence bool, op, array string, local error, a *args) error {
 	if now {
 		return local
 	}
+	defer waited(waitStart(), a.name(op))
 	if fence {
 		if err := fenceOthers(g); err != nil && local == nil {
 			local = err
@@ -156,6 +166,7 @@ func agreeCarrying(g *group, op string, local error, a *args, carry func(v [3]in
 	if now {
 		return local
 	}
+	defer waited(waitStart(), a.name(op))
 	v := words(g, local, a)
 	var mixed error
 	if local != nil {

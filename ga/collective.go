@@ -281,6 +281,9 @@ func Brdcst[T mpi.Elem](buf []T, root int) error {
 
 // brdcst is Brdcst on g's processes.
 func brdcst[T mpi.Elem](g *group, op string, buf []T, root int) error {
+	if p := prof.Load(); p != nil {
+		defer p.leave(p.enter(), "Brdcst")
+	}
 	var check error
 	if root < 0 || root >= g.size() {
 		check = errorf(op, "", "root %d out of range [0, %d)", root, g.size())
@@ -364,6 +367,9 @@ func Gop[T Elem](x []T, op Op) error {
 
 // gop is Gop on g's processes; name is the call's.
 func gop[T Elem](g *group, name string, x []T, op Op) error {
+	if p := prof.Load(); p != nil {
+		defer p.leave(p.enter(), "Gop")
+	}
 	var z T
 	k := reflect.TypeFor[T]().Kind()
 	isComplex := k == reflect.Complex64 || k == reflect.Complex128

@@ -18,7 +18,8 @@ import (
 // mismatch shows which call each process was in. The trace includes
 // armci's lines (armci.SetDebug): what its network paths dropped, such as
 // a stranger's connection or datagram; those of start-up appear when the
-// trace is on before Init.
+// trace is on before Init. The profile (profile.go) names collective calls
+// as the trace does; docs/PROFILE.md describes both.
 
 var debug struct {
 	on atomic.Bool

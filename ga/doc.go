@@ -323,7 +323,10 @@
 // or ErrDestroyed) where GA aborts. SetDebug(true) makes every collective
 // call of this process write a line with its arguments, the text the
 // processes agree on (array numbers and types, dims, distribution, roots),
-// to SetDebugOutput's writer, os.Stderr by default.
+// to SetDebugOutput's writer, os.Stderr by default. The profile
+// (GOGA_PROFILE=dir or StartProfile) counts every process's operations, bytes
+// and time per target under the same names, for cmd/gaprof to draw; both are
+// described in docs/PROFILE.md.
 //
 // Deallocate frees an array's memory and keeps the array for Allocate;
 // Overlay makes an array in another's memory. SetProperty("read_only")
@@ -557,6 +560,8 @@
 //	NGA_Sprs_array_destroy        s.Destroy
 //	NGA_Sprs_array_create_from_dense, NGA_Sprs_array_create_from_sparse, NGA_Sprs_array_duplicate, NGA_Sprs_array_get_block, NGA_Sprs_array_get_column, NGA_Sprs_array_get_diag, NGA_Sprs_array_col_block_list, NGA_Sprs_array_scale, NGA_Sprs_array_shift_diag, NGA_Sprs_array_diag_left_multiply, NGA_Sprs_array_diag_right_multiply, NGA_Sprs_array_matmat_multiply, NGA_Sprs_array_sprsdns_multiply, NGA_Sprs_array_dnssprs_multiply, NGA_Sprs_array_count_sketch, NGA_Sprs_array_export  (not provided: a Sparse is built from elements, split by rows and multiplies a vector; GA's conversions, copies, block, column and diagonal reads, scalings, matrix products and export are not there)
 //	(Go only)                     SetDebugOutput (where the trace goes: os.Stderr by default)
+//	(Go only)                     StartProfile(dir), StopProfile (the profile of a run, also GOGA_PROFILE=dir; Terminate stops it and writes dir/goga-profile.json; docs/PROFILE.md)
+//	(Go only)                     ReadProfile (p a *Profile: p.Traffic, p.Times, p.Tasks, p.CallTimes, p.OpNames, p.Class, what cmd/gaprof draws)
 //	(Go only)                     Unchecked (an Init option: Brdcst, Gop and Sync without their agreement)
 //	(Go only)                     a.BlockCyclic (whether the array is block-cyclic)
 //	(Go only)                     a.LocateBlock(sub) (the block that holds an element)

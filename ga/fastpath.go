@@ -46,14 +46,20 @@ func (a *Array[T]) fast(op int, lo, hi []int, buf []T, b *layout.Buffer, alpha T
 	buf = buf[:n]
 	switch op {
 	case opPut:
-		a.note(r, statPut, n*a.es)
-		return true, armci.Put(a.seg, r, off*a.es, buf)
+		st := a.note(r, statPut, n*a.es)
+		err := armci.Put(a.seg, r, off*a.es, buf)
+		a.g.took(st, r, statPut)
+		return true, err
 	case opGet:
-		a.note(r, statGet, n*a.es)
-		return true, armci.Get(a.seg, r, off*a.es, buf)
+		st := a.note(r, statGet, n*a.es)
+		err := armci.Get(a.seg, r, off*a.es, buf)
+		a.g.took(st, r, statGet)
+		return true, err
 	default:
-		a.note(r, statAcc, n*a.es)
-		return true, armci.Acc(a.seg, r, off*a.es, buf, alpha)
+		st := a.note(r, statAcc, n*a.es)
+		err := armci.Acc(a.seg, r, off*a.es, buf, alpha)
+		a.g.took(st, r, statAcc)
+		return true, err
 	}
 }
 
@@ -82,14 +88,20 @@ func (a *Array[T]) fastStrided(op int, c *corner, off int, lo, hi []int, buf []T
 	r := c.rank
 	switch op {
 	case opPut:
-		a.note(r, statPut, p.Bytes())
-		return armci.PutS(a.seg, r, off*a.es, buf, p)
+		st := a.note(r, statPut, p.Bytes())
+		err := armci.PutS(a.seg, r, off*a.es, buf, p)
+		a.g.took(st, r, statPut)
+		return err
 	case opGet:
-		a.note(r, statGet, p.Bytes())
-		return armci.GetS(a.seg, r, off*a.es, buf, p)
+		st := a.note(r, statGet, p.Bytes())
+		err := armci.GetS(a.seg, r, off*a.es, buf, p)
+		a.g.took(st, r, statGet)
+		return err
 	default:
-		a.note(r, statAcc, p.Bytes())
-		return armci.AccS(a.seg, r, off*a.es, buf, p, alpha)
+		st := a.note(r, statAcc, p.Bytes())
+		err := armci.AccS(a.seg, r, off*a.es, buf, p, alpha)
+		a.g.took(st, r, statAcc)
+		return err
 	}
 }
 

@@ -80,6 +80,9 @@ func initComm(op string, c *mpi.Comm, limit int, opts []Option) error {
 	proc.limit = limit
 	proc.used, proc.maxUsed = 0, 0
 	unchecked.Store(check.unchecked)
+	if check.profile != "" {
+		prof.Store(newProfile(check.profile, rt.Size()))
+	}
 	kernels.SetStreamAbove(armci.LastLevelCache(), len(cl.procs[cl.node[cl.me]]))
 	return nil
 }
@@ -88,7 +91,8 @@ func initComm(op string, c *mpi.Comm, limit int, opts []Option) error {
 // ends GA, and finalizes MPI if Init started it (GA_Terminate). It is
 // collective over the world group, whatever the default group is. While work
 // in the background uses an array (a dra transfer, until its Wait), it is
-// refused.
+// refused. With the profile on, it first stops it and writes it (see
+// StopProfile).
 func Terminate() error {
 	proc.mu.Lock()
 	g, groups := proc.world, proc.groups
@@ -100,6 +104,11 @@ func Terminate() error {
 	// so every process has it and refuses alike.
 	if why := holds.Any(); why != "" {
 		return errorf("Terminate", "", "an array is in use by %s until its Wait", why)
+	}
+	if prof.Load() != nil {
+		if _, err := StopProfile(); err != nil {
+			return err
+		}
 	}
 	// The newest group first: every process ends the groups it is in in one
 	// order, and a group made inside another ends before it.

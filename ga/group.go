@@ -87,9 +87,17 @@ var proc struct {
 
 // current returns the default group, or an error naming op if GA is not
 // running.
-func current(op string) (*group, error) {
+func current(op string) (*group, error) { return groupAt(op, &proc.def) }
+
+// worldGroup returns the group of every GA process, for a call that is
+// collective over all of them, or an error naming op if GA is not running.
+func worldGroup(op string) (*group, error) { return groupAt(op, &proc.world) }
+
+// groupAt returns the group at (proc.def or proc.world), read under proc's
+// lock, or an error naming op if GA is not running.
+func groupAt(op string, at **group) (*group, error) {
 	proc.mu.Lock()
-	g := proc.def
+	g := *at
 	proc.mu.Unlock()
 	if g == nil {
 		return nil, stateErr(op, "", ErrNotInitialized)

@@ -54,8 +54,10 @@ func (a *Array[T]) nb(op string, lo, hi []int, buf []T, ld []int, stat opKind,
 	a.countCall(stat)
 	return issued(func(keep func(*armci.Handle, error) error) error {
 		return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-			a.notePiece(pc.rank, stat, pc.p.Bytes())
-			return keep(issue(pc))
+			st := a.notePiece(pc.rank, stat, pc.p.Bytes())
+			h, err := issue(pc)
+			a.g.took(st, pc.rank, stat)
+			return keep(h, err)
 		})
 	})
 }

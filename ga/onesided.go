@@ -13,12 +13,15 @@ import (
 // reused; the data may still be on its way (see Fence and Sync).
 func (a *Array[T]) Put(lo, hi []int, buf []T, ld []int) error {
 	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
-		a.note(r, statPut, n*a.es)
+		st := a.note(r, statPut, n*a.es)
 		if d := a.direct.at(r); d.Mapped() {
 			d.Put(off, buf[:n])
+			a.g.took(st, r, statPut)
 			return nil
 		}
-		return armci.Put(a.seg, r, off*a.es, buf[:n])
+		err := armci.Put(a.seg, r, off*a.es, buf[:n])
+		a.g.took(st, r, statPut)
+		return err
 	}
 	return a.put(lo, hi, buf, ld)
 }
@@ -35,8 +38,10 @@ func (a *Array[T]) put(lo, hi []int, buf []T, ld []int) error {
 	}
 	a.countCall(statPut)
 	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-		a.notePiece(pc.rank, statPut, pc.p.Bytes())
-		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		st := a.notePiece(pc.rank, statPut, pc.p.Bytes())
+		err := armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		a.g.took(st, pc.rank, statPut)
+		return err
 	})
 }
 
@@ -45,12 +50,15 @@ func (a *Array[T]) put(lo, hi []int, buf []T, ld []int) error {
 func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
 	a = a.source()
 	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
-		a.note(r, statGet, n*a.es)
+		st := a.note(r, statGet, n*a.es)
 		if d := a.direct.at(r); d.Mapped() {
 			d.Get(off, buf[:n])
+			a.g.took(st, r, statGet)
 			return nil
 		}
-		return armci.Get(a.seg, r, off*a.es, buf[:n])
+		err := armci.Get(a.seg, r, off*a.es, buf[:n])
+		a.g.took(st, r, statGet)
+		return err
 	}
 	return a.get(lo, hi, buf, ld)
 }
@@ -67,8 +75,10 @@ func (a *Array[T]) get(lo, hi []int, buf []T, ld []int) error {
 	}
 	a.countCall(statGet)
 	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-		a.notePiece(pc.rank, statGet, pc.p.Bytes())
-		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		st := a.notePiece(pc.rank, statGet, pc.p.Bytes())
+		err := armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		a.g.took(st, pc.rank, statGet)
+		return err
 	})
 }
 
@@ -76,11 +86,15 @@ func (a *Array[T]) get(lo, hi []int, buf []T, ld []int) error {
 // with respect to other accumulates. It returns when buf may be reused.
 func (a *Array[T]) Acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
-		a.note(r, statAcc, n*a.es)
+		st := a.note(r, statAcc, n*a.es)
+		var err error
 		if d := a.direct.at(r); d.Mapped() {
-			return d.Acc(off, buf[:n], alpha)
+			err = d.Acc(off, buf[:n], alpha)
+		} else {
+			err = armci.Acc(a.seg, r, off*a.es, buf[:n], alpha)
 		}
-		return armci.Acc(a.seg, r, off*a.es, buf[:n], alpha)
+		a.g.took(st, r, statAcc)
+		return err
 	}
 	return a.acc(lo, hi, buf, ld, alpha)
 }
@@ -97,8 +111,10 @@ func (a *Array[T]) acc(lo, hi []int, buf []T, ld []int, alpha T) error {
 	}
 	a.countCall(statAcc)
 	return a.pieces(lo, hi, b.Pitch[:len(lo)], func(pc piece) error {
-		a.notePiece(pc.rank, statAcc, pc.p.Bytes())
-		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
+		st := a.notePiece(pc.rank, statAcc, pc.p.Bytes())
+		err := armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
+		a.g.took(st, pc.rank, statAcc)
+		return err
 	})
 }
 
@@ -131,7 +147,8 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 		return 0, errorf("ReadInc", a.name, "element type %T is not an integer (int32 or int64)", z)
 	}
 	rank, off := a.element(sub)
-	a.note(rank, statReadInc, a.es)
+	st := a.note(rank, statReadInc, a.es)
+	defer a.g.took(st, rank, statReadInc)
 	if _, ok := any(z).(int64); ok {
 		return armci.FetchAdd(a.seg, rank, off, inc)
 	}
@@ -146,6 +163,12 @@ func (a *Array[T]) ReadInc(sub []int, inc int64) (int64, error) {
 // with two processes on one counter, tally after the atomic cost a fifth
 // of their increments.
 func countedFetchAdd[E int32 | int64](g *group, d *armci.Direct[E], rank, off int, inc E, es int) (int64, error) {
+	if p := prof.Load(); p != nil {
+		st := g.profTally(p, rank, statReadInc, 1, es)
+		old, err := armci.DirectFetchAdd(d, off, inc)
+		g.took(st, rank, statReadInc)
+		return int64(old), err
+	}
 	i, to := g.counters(rank, statReadInc)
 	s := g.stats.ops.Pin()
 	old, err := armci.DirectFetchAdd(d, off, inc)

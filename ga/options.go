@@ -11,7 +11,10 @@ import (
 // InitComm.
 type Option func(*settings)
 
-type settings struct{ unchecked bool }
+type settings struct {
+	unchecked bool
+	profile   string // GOGA_PROFILE: where Terminate writes the profile
+}
 
 // Unchecked makes Brdcst, Gop and Sync, and their processor-group forms
 // (Pgroup.Brdcst, Pgroup.Gop, Pgroup.Sync), the bare MPI call they wrap
@@ -39,16 +42,23 @@ func agreeSettings(op string, c *mpi.Comm, opts []Option) (settings, error) {
 		}
 	}
 	s.unchecked = s.unchecked || os.Getenv("GOGA_UNCHECKED") == "1"
+	s.profile = os.Getenv("GOGA_PROFILE")
 	mine := 0
 	if s.unchecked {
 		mine = 1
+	}
+	if s.profile != "" {
+		mine |= 2
 	}
 	v := []int{mine, -mine} // the maximum and minus the minimum, in one call
 	if err := mpi.Allreduce(c, nil, v, mpi.Max); err != nil {
 		return s, err
 	}
-	if v[0] != -v[1] {
+	if (v[0]^-v[1])&1 != 0 {
 		return s, errorf(op, "", "Unchecked (or GOGA_UNCHECKED=1) on some processes only; give every process the same options")
+	}
+	if v[0] != -v[1] {
+		return s, errorf(op, "", "GOGA_PROFILE set on some processes only; give every process the same environment")
 	}
 	return s, nil
 }

@@ -65,8 +65,10 @@ func (a *Array[T]) byOwners(op string, subs [][]int, n int, stat opKind, move fu
 	defer o.release()
 	a.countCall(stat)
 	for i, r := range o.ranks {
-		a.notePiece(r, stat, len(o.vecs[i].Local)*a.es)
-		if err := move(r, o.vecs[i:i+1]); err != nil {
+		st := a.notePiece(r, stat, len(o.vecs[i].Local)*a.es)
+		err := move(r, o.vecs[i:i+1])
+		a.g.took(st, r, stat)
+		if err != nil {
 			return err
 		}
 	}

@@ -77,8 +77,10 @@ func (a *Array[T]) stridedPieces(op string, lo, hi, skip, ld []int, n int, stat 
 // of their count, with leading dimensions ld (nil: packed).
 func (a *Array[T]) StridedPut(lo, hi, skip []int, buf []T, ld []int) error {
 	return a.stridedPieces("StridedPut", lo, hi, skip, ld, len(buf), statPut, func(pc piece) error {
-		a.notePiece(pc.rank, statPut, pc.p.Bytes())
-		return armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		st := a.notePiece(pc.rank, statPut, pc.p.Bytes())
+		err := armci.PutS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		a.g.took(st, pc.rank, statPut)
+		return err
 	})
 }
 
@@ -86,8 +88,10 @@ func (a *Array[T]) StridedPut(lo, hi, skip []int, buf []T, ld []int) error {
 func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
 	a = a.source()
 	return a.stridedPieces("StridedGet", lo, hi, skip, ld, len(buf), statGet, func(pc piece) error {
-		a.notePiece(pc.rank, statGet, pc.p.Bytes())
-		return armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		st := a.notePiece(pc.rank, statGet, pc.p.Bytes())
+		err := armci.GetS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p)
+		a.g.took(st, pc.rank, statGet)
+		return err
 	})
 }
 
@@ -95,7 +99,9 @@ func (a *Array[T]) StridedGet(lo, hi, skip []int, buf []T, ld []int) error {
 // (NGA_Strided_acc), atomically per element.
 func (a *Array[T]) StridedAcc(lo, hi, skip []int, buf []T, ld []int, alpha T) error {
 	return a.stridedPieces("StridedAcc", lo, hi, skip, ld, len(buf), statAcc, func(pc piece) error {
-		a.notePiece(pc.rank, statAcc, pc.p.Bytes())
-		return armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
+		st := a.notePiece(pc.rank, statAcc, pc.p.Bytes())
+		err := armci.AccS(a.seg, pc.rank, pc.remote, buf[pc.local:], pc.p, alpha)
+		a.g.took(st, pc.rank, statAcc)
+		return err
 	})
 }

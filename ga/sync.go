@@ -21,7 +21,7 @@ type maskState struct{ begin, end bool }
 
 // note counts one call of an operation that moves bytes to or from rank's
 // block in one piece, for PrintStats, and records its target for Fence.
-func (a *Array[T]) note(rank int, k opKind, bytes int) { a.g.tally(rank, k, 1, bytes) }
+func (a *Array[T]) note(rank int, k opKind, bytes int) stamp { return a.g.tally(rank, k, 1, bytes) }
 
 // countCall counts one call of an operation, however many blocks it touches
 // (GA_Print_stats reports calls, not pieces).
@@ -29,13 +29,19 @@ func (a *Array[T]) countCall(k opKind) { a.g.stats.ops.Add(int(k)*perKind+callsO
 
 // notePiece counts the bytes one piece of an operation moves to or from rank's
 // block, and records rank as a target for Fence.
-func (a *Array[T]) notePiece(rank int, k opKind, bytes int) { a.g.tally(rank, k, 0, bytes) }
+func (a *Array[T]) notePiece(rank int, k opKind, bytes int) stamp {
+	return a.g.tally(rank, k, 0, bytes)
+}
 
 // tally counts calls and bytes to or from rank's block, with no call but the
 // runtime's pin and unpin (an 8-byte Put is a few of them; one more call
 // between pin and unpin cost it a nanosecond in 17). Only an InitFence in
-// progress takes the group's lock.
-func (g *group) tally(rank int, k opKind, calls, bytes int) {
+// progress takes the group's lock. With the profile on, it counts there
+// too, and returns when the operation began if it is to be timed (see took).
+func (g *group) tally(rank int, k opKind, calls, bytes int) stamp {
+	if p := prof.Load(); p != nil {
+		return g.profTally(p, rank, k, calls, bytes)
+	}
 	i, to := g.counters(rank, k)
 	if s := g.stats.ops.Pin(); s != nil {
 		s[i] += int64(calls)
@@ -46,6 +52,7 @@ func (g *group) tally(rank int, k opKind, calls, bytes int) {
 		g.spill(i, to, calls, bytes)
 	}
 	g.noteTarget(rank)
+	return 0
 }
 
 // counters returns the indices of the calls and the bytes counters of an
@@ -94,6 +101,9 @@ func Sync() error {
 
 // syncGroup is Sync on g's processes; op is the call's name.
 func syncGroup(g *group, op string) error {
+	if p := prof.Load(); p != nil {
+		defer p.leave(p.enter(), "Sync")
+	}
 	if unchecked.Load() {
 		if err := fenceOthers(g); err != nil {
 			return err
@@ -267,6 +277,7 @@ func Lock(m int) error {
 	if err != nil {
 		return err
 	}
+	defer waited(waitStart(), "Lock")
 	return rt.Lock(i, host)
 }
 

@@ -426,20 +426,43 @@ func Write(out io.Writer, a Array, o Options, format string) error {
 	if err != nil {
 		return err
 	}
-	var c interface {
-		vg.CanvasSizer
-		io.WriterTo
-	}
-	switch format {
-	case "svg":
-		c = vgsvg.New(w, h)
-	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))}
-	default:
-		return fmt.Errorf("gaplot: format %q; want svg or png", format)
+	c, err := canvas(format, w, h, DPI)
+	if err != nil {
+		return err
 	}
 	pl.Draw(framed(c))
 	_, err = c.WriteTo(out)
+	return err
+}
+
+// canvas is a w × h canvas in format "svg" or "png" (at dpi).
+func canvas(format string, w, h vg.Length, dpi int) (vg.CanvasWriterTo, error) {
+	switch format {
+	case "svg":
+		return vgsvg.New(w, h), nil
+	case "png":
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}, nil
+	}
+	return nil, fmt.Errorf("gaplot: format %q; want svg or png", format)
+}
+
+// SaveDrawing makes a w × h canvas (at dpi, for PNG) in the format the
+// extension of name asks for (.svg or .png), has paint draw on all of it,
+// and writes it to the file name: for pictures other than an array's.
+func SaveDrawing(name string, w, h vg.Length, dpi int, paint func(draw.Canvas)) error {
+	c, err := canvas(strings.ToLower(strings.TrimPrefix(filepath.Ext(name), ".")), w, h, dpi)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	paint(draw.New(c))
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	_, err = c.WriteTo(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	return err
 }
 

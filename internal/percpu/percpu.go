@@ -87,6 +87,17 @@ func (c *Counters) Pin() []int64 {
 	return c.slots[k:]
 }
 
+// PinBoth is Pin of c and d at once: one pin of the goroutine, the P's slot
+// in each (nil as Pin's). Unpin must follow.
+func PinBoth(c, d *Counters) (sc, sd []int64) {
+	p := procPin()
+	k, l := line/8+p*c.stride, line/8+p*d.stride
+	if race || k >= c.end || l >= d.end {
+		return nil, nil
+	}
+	return c.slots[k:], d.slots[l:]
+}
+
 // Unpin ends a Pin.
 func Unpin() { procUnpin() }
 

@@ -84,3 +84,32 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	})
 }
+
+// TestPinBoth: adds through PinBoth's two slots, or their spills, reach
+// both sets of counters exactly.
+func TestPinBoth(t *testing.T) {
+	c, d := New(3), New(70) // d's slots span two lines
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 10000 {
+				if s, q := PinBoth(c, d); s != nil {
+					s[2]++
+					q[69] += 3
+					Unpin()
+				} else {
+					Unpin()
+					c.Spill(2, 1)
+					d.Spill(69, 3)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := c.Read(2); got != 80000 {
+		t.Errorf("c = %d, want 80000", got)
+	}
+	if got := d.Read(69); got != 240000 {
+		t.Errorf("d = %d, want 240000", got)
+	}
+}

@@ -4,15 +4,13 @@ package explot
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/goga-hpc/goga/gaplot"
 )
 
 // Format is the format name's extension asks for, "png" or "svg", or an
@@ -30,27 +28,8 @@ func Format(name string) (string, error) {
 // extension asks for, has paint draw it on the whole canvas, and writes it
 // to the file name.
 func Save(name string, w, h vg.Length, dpi float64, paint func(draw.Canvas)) error {
-	format, err := Format(name)
-	if err != nil {
+	if _, err := Format(name); err != nil {
 		return err
 	}
-	var c interface {
-		vg.CanvasSizer
-		io.WriterTo
-	}
-	if format == "svg" {
-		c = vgsvg.New(w, h)
-	} else {
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(int(dpi)))}
-	}
-	paint(draw.New(c))
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	_, err = c.WriteTo(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return gaplot.SaveDrawing(name, w, h, int(dpi), paint)
 }
