@@ -57,14 +57,12 @@ func (s *Sparse[T]) matMat(b *Sparse[T]) (*Sparse[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	base := 0
+	// where[j-base]: row j of B among those fetched (want is ascending).
+	var base int
+	var where []int
 	if len(want) > 0 {
 		base = want[0]
-	}
-	// where[j-base]: row j of B among those fetched (want is ascending).
-	where := make([]int, 0, len(want))
-	if len(want) > 0 {
-		where = where[:want[len(want)-1]-base+1]
+		where = make([]int, want[len(want)-1]-base+1)
 	}
 	for k, j := range want {
 		where[j-base] = k
