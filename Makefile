@@ -4,7 +4,7 @@ GO ?= go
 NP ?= 4
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-2node bench-collectives bench-scale bench-apps check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-sparse bench-2node bench-collectives bench-scale bench-apps check-mpich clean
 
 all: build
 
@@ -113,6 +113,19 @@ bench:
 	cat bin/bench-ga-extra.tsv
 	$(GO) run ./cmd/benchmd -section ga-extra -reference 'GA C' -runs $(BENCH_RUNS) \
 		-about '2 ranks on one node, `make bench`: cmd/gabench -extra against scripts/gaextrabench.c over the GA C library' <bin/bench-ga-extra.tsv
+
+# goga's sparse matrix (gabench -sparse: the 5-point Laplacian of order 10^6
+# on 2 ranks) against its limit, the same work by plain compressed sparse
+# row loops in one process (gabench -sparse-limit): Debian's GA C 5.8.2 has
+# no sparse arrays to compare with. The table replaces the sparse section of
+# BENCHMARKS.md.
+bench-sparse:
+	@mkdir -p bin
+	$(GO) build -o bin/gabench ./cmd/gabench
+	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench -sparse' 'bin/gabench -sparse-limit' >bin/bench-sparse.tsv
+	cat bin/bench-sparse.tsv
+	$(GO) run ./cmd/benchmd -section sparse -reference 'CSR loop, 1 process' -runs $(BENCH_RUNS) \
+		-about '2 ranks on one node, `make bench-sparse`: cmd/gabench -sparse against cmd/gabench -sparse-limit, plain CSR loops in one process' <bin/bench-sparse.tsv
 
 # goga's armci against ARMCI-MPI (bench/ref/armcibench.c), 2 ranks, medians of
 # $(BENCH_RUNS) alternating runs; the table replaces the armci section of BENCHMARKS.md.
