@@ -149,22 +149,11 @@ func (s *Sparse[T]) fetchRows(b *Sparse[T]) (bcol []int, bval []T, start, want [
 // its non-empty column blocks. It is collective.
 func SparseDenseMultiply[T Elem](s *Sparse[T], b *Array[T]) (*Array[T], error) {
 	const op = "SparseDenseMultiply"
-	g, err := s.on(op)
+	g, c, err := denseProduct(op, s, b, false)
 	if err != nil {
-		return nil, err
-	}
-	check := s.ready(op)
-	if check == nil {
-		check = s.matrixCheck(op, g, b, 0, s.jdim)
-	}
-	if err := opening(g, op, b.Name(), check, array(s.args(op), "b", b)); err != nil {
 		return nil, err
 	}
 	n := b.dims[1]
-	c, err := byRows[T](g, op, "c", s.idim, n)
-	if err != nil {
-		return nil, closing(g, op, "", err)
-	}
 	rows := s.ihi - s.ilo + 1
 	if rows <= 0 {
 		return made(g, op, c, nil)
@@ -200,6 +189,36 @@ func axpy[T Elem](dst []T, a T, x []T) {
 	}
 }
 
+// denseProduct is the start of a product of s and the dense matrix x, on
+// the left of s or on its right: the checks, the agreement, and the new
+// product array, split by rows; or an error every process has.
+func denseProduct[T Elem](op string, s *Sparse[T], x *Array[T], left bool) (*group, *Array[T], error) {
+	g, err := s.on(op)
+	if err != nil {
+		return nil, nil, err
+	}
+	check, name := s.ready(op), "b"
+	switch {
+	case check != nil:
+	case left:
+		check, name = s.matrixCheck(op, g, x, 1, s.idim), "a"
+	default:
+		check = s.matrixCheck(op, g, x, 0, s.jdim)
+	}
+	if err := opening(g, op, x.Name(), check, array(s.args(op), name, x)); err != nil {
+		return nil, nil, err
+	}
+	rows, cols := s.idim, x.dims[1]
+	if left {
+		rows, cols = x.dims[0], s.jdim
+	}
+	c, err := byRows[T](g, op, "c", rows, cols)
+	if err != nil {
+		return nil, nil, closing(g, op, "", err)
+	}
+	return g, c, nil
+}
+
 // matrixCheck is the verdict on x, a dense argument that must be a matrix
 // on g with n rows (dim 0) or columns (dim 1).
 func (s *Sparse[T]) matrixCheck(op string, g *group, x *Array[T], dim, n int) error {
@@ -224,22 +243,11 @@ func (s *Sparse[T]) matrixCheck(op string, g *group, x *Array[T], dim, n int) er
 // their holders), and reads its rows of a. It is collective.
 func DenseSparseMultiply[T Elem](a *Array[T], s *Sparse[T]) (*Array[T], error) {
 	const op = "DenseSparseMultiply"
-	g, err := s.on(op)
+	g, c, err := denseProduct(op, s, a, true)
 	if err != nil {
-		return nil, err
-	}
-	check := s.ready(op)
-	if check == nil {
-		check = s.matrixCheck(op, g, a, 1, s.idim)
-	}
-	if err := opening(g, op, a.Name(), check, array(s.args(op), "a", a)); err != nil {
 		return nil, err
 	}
 	m, k, n := a.dims[0], s.idim, s.jdim
-	c, err := byRows[T](g, op, "c", m, n)
-	if err != nil {
-		return nil, closing(g, op, "", err)
-	}
 	all, err := s.gatherRows()
 	lo, hi := share(m, g.rank, g.size())
 	if rows := hi - lo + 1; err == nil && rows > 0 {
