@@ -149,7 +149,7 @@ func (s *Sparse[T]) block(irow, icol int) (SparseBlock[T], error) {
 		return blk, err
 	}
 	gotVals, _, err := swap(c, vals, vcount)
-	if err != nil || len(gotVals) == 0 && len(gotInts) == 0 {
+	if err != nil || len(gotInts) == 0 { // no block, or one without elements
 		return blk, err
 	}
 	rows := blk.Ihi - blk.Ilo + 1
