@@ -4,7 +4,7 @@ GO ?= go
 NP ?= 4
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-profile bench-2node bench-collectives bench-scale bench-apps bench-flood check-mpich clean
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-profile bench-sparse bench-2node bench-collectives bench-scale bench-apps bench-flood check-mpich clean
 
 all: build
 
@@ -116,14 +116,7 @@ bench:
 	$(GO) run ./cmd/benchmd -section ga-extra -reference 'GA C' -runs $(BENCH_RUNS) \
 		-about '2 ranks on one node, `make bench`: cmd/gabench -extra against scripts/gaextrabench.c over the GA C library' <bin/bench-ga-extra.tsv
 
-# The profile's cost (docs/PROFILE.md): gabench with the profile off (A)
-# against on (B, GOGA_PROFILE), alternating; the speedup column is the
-# overhead, A over B. Not run by make test.
-bench-profile:
-	@mkdir -p bin
-	$(GO) build -o bin/gabench ./cmd/gabench
-	rm -rf bin/profile && mkdir -p bin/profile
-	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench' 'GOGA_PROFILE=bin/profile ./mpirun.sh -np 2 -x GOGA_PROFILE bin/gabench' | tee bin/bench-profile.tsv
+.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-profile bench-sparse bench-2node bench-collectives bench-scale bench-apps bench-flood check-mpich clean
 
 # goga's armci against ARMCI-MPI (bench/ref/armcibench.c), 2 ranks, medians of
 # $(BENCH_RUNS) alternating runs; the table replaces the armci section of BENCHMARKS.md.

@@ -14,7 +14,8 @@ import (
 // processes), in compressed sparse row form cut into P column blocks, block
 // b holding the columns j with j·P/jdim = b, as GA lays them out. An element
 // added more than once holds the sum of what was added, as GA's product
-// counts each addition.
+// counts each addition. gonum has no sparse matrix type, so the blocks
+// are plain compressed sparse row slices (AccessColBlock, Block).
 type Sparse[T Elem] struct {
 	g          *group
 	idim, jdim int

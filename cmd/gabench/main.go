@@ -10,7 +10,9 @@
 // goga-only variants, and on one node armci's own small transfers and
 // fetch-and-add (armci_*, limits.go), for ga's cost per call. With the
 // argument -extra it times, alone, what gabench.c does not (extra.go); with
-// -collectives, what bench/ref/gacollbench.c does (collectives.go).
+// -collectives, what bench/ref/gacollbench.c does (collectives.go); with
+// -sparse, the sparse matrix's figures, and with -sparse-limit, their
+// limits in one process without MPI (sparse.go, make bench-sparse).
 package main
 
 import (
@@ -25,6 +27,13 @@ import (
 )
 
 func main() {
+	if sparseLimit() {
+		if err := sparseLimits(); err != nil {
+			fmt.Fprintln(os.Stderr, "gabench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if os.Getenv(blasLimitEnv) != "" {
 		blasLimit()
 		return
@@ -33,7 +42,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gabench:", err)
 		mpi.Abort(1)
 	}
-	if me == 0 && !extra() && !collectives() {
+	if me == 0 && !extra() && !collectives() && !sparse() {
 		if err := dgemmLimit(); err != nil {
 			fmt.Fprintln(os.Stderr, "gabench:", err)
 			os.Exit(1)
@@ -108,6 +117,9 @@ func run() error {
 	}
 	if collectives() {
 		return collectivesBench()
+	}
+	if sparse() {
+		return sparseBench()
 	}
 
 	var err error
