@@ -116,7 +116,27 @@ bench:
 	$(GO) run ./cmd/benchmd -section ga-extra -reference 'GA C' -runs $(BENCH_RUNS) \
 		-about '2 ranks on one node, `make bench`: cmd/gabench -extra against scripts/gaextrabench.c over the GA C library' <bin/bench-ga-extra.tsv
 
-.PHONY: all deps build demo examples draw test fuzz vet fmt-check bench bench-mpi bench-armci bench-profile bench-sparse bench-2node bench-collectives bench-scale bench-apps bench-flood check-mpich clean
+# goga's sparse matrix (gabench -sparse: the 5-point Laplacian of order 10^6
+# on 2 ranks) against its limit, the same work by plain compressed sparse
+# row loops in one process (gabench -sparse-limit): Debian's GA C 5.8.2 has
+# no sparse arrays to compare with. The table replaces the sparse section of
+# BENCHMARKS.md.
+bench-sparse:
+	@mkdir -p bin
+	$(GO) build -o bin/gabench ./cmd/gabench
+	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench -sparse' 'bin/gabench -sparse-limit' >bin/bench-sparse.tsv
+	cat bin/bench-sparse.tsv
+	$(GO) run ./cmd/benchmd -section sparse -reference 'CSR loop, 1 process' -runs $(BENCH_RUNS) \
+		-about '2 ranks on one node, `make bench-sparse`: cmd/gabench -sparse against cmd/gabench -sparse-limit, plain CSR loops in one process' <bin/bench-sparse.tsv
+
+# The profile's cost (docs/PROFILE.md): gabench with the profile off (A)
+# against on (B, GOGA_PROFILE), alternating; the speedup column is the
+# overhead, A over B. Not run by make test.
+bench-profile:
+	@mkdir -p bin
+	$(GO) build -o bin/gabench ./cmd/gabench
+	rm -rf bin/profile && mkdir -p bin/profile
+	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench' 'GOGA_PROFILE=bin/profile ./mpirun.sh -np 2 -x GOGA_PROFILE bin/gabench' | tee bin/bench-profile.tsv
 
 # goga's armci against ARMCI-MPI (bench/ref/armcibench.c), 2 ranks, medians of
 # $(BENCH_RUNS) alternating runs; the table replaces the armci section of BENCHMARKS.md.
