@@ -542,8 +542,17 @@
 //	GA_Assemble_duplicate         (not provided: it wraps memory the caller allocated, and goga's arrays live in the MPI windows it allocates itself)
 //	NGA_Register_type             RegisterType[U] (U plain data: no pointers, strings, slices...; local, as GA's)
 //	NGA_Deregister_type           DeregisterType[U] (arrays of U made before keep working)
-//	NGA_Create (registered type)  CreateUser[U](name, dims, chunk) (u a *UserArray[U]: u.Put, u.Get, u.NbPut, u.NbGet, u.Scatter, u.Gather, u.Distribution, u.Dims, u.Name, u.Destroy; no arithmetic)
+//	NGA_Create (registered type)  CreateUser[U](name, dims, chunk) (u a *UserArray[U]: u.Put, u.Get, u.NbPut, u.NbGet, u.Scatter, u.Gather, u.Distribution, u.Dims, u.Name, u.Destroy, and the rows below; no arithmetic)
 //	NGA_Create_config (registered type)  CreateUserConfig[U](name, dims, chunk, p) (not on the mirror group)
+//	GA_Zero, GA_Fill (registered type)  u.Zero, u.Fill (GA C refuses Fill on a registered type, "type not supported"; here it copies the value's bytes)
+//	GA_Copy (registered type)     CopyUser(a, b) (elements matched in C order, as Copy; run on b's processes, so a's group must contain b's)
+//	NGA_Copy_patch (registered type)  CopyPatchUser(trans, a, alo, ahi, b, blo, bhi) (as CopyPatch: NoTrans or Trans, any shapes of one count)
+//	NGA_Access, NGA_Release, NGA_Release_update (registered type)  u.Access, u.Release, u.ReleaseUpdate
+//	NGA_Periodic_get, NGA_Periodic_put (registered type)  u.PeriodicGet, u.PeriodicPut (no acc: it needs arithmetic)
+//	NGA_Strided_get, NGA_Strided_put (registered type)  u.StridedGet, u.StridedPut (no acc)
+//	NGA_Locate, NGA_Locate_region (registered type)  u.Locate, u.LocateRegion
+//	GA_Duplicate (registered type)  u.Duplicate(name)
+//	GA_Print (registered type)    u.Print, u.Fprint (GA C refuses it, "wrong type"; here each element is written as fmt's %v writes it)
 //	NGA_Put_field, NGA_Get_field  PutField(u, off, lo, hi, buf, ld), GetField (off from unsafe.Offsetof; buf's element type is the field's, its size GA's fsize)
 //	NGA_NbPut_field, NGA_NbGet_field, NGA_Nbput_field, NGA_Nbget_field  NbPutField, NbGetField (ga.h spells them Nbput, Nbget)
 //	NGA_Sprs_array_create         CreateSparse[T](idim, jdim) (s a *Sparse[T], on the default group)
