@@ -516,7 +516,7 @@
 //	NGA_Get_ghost_block           a.GetGhostBlock(lo, hi, buf, ld) (from the local halo when inside it, else Get)
 //	NGA_Update_ghosts_nb          a.NbUpdateGhosts (not collective, as GA's: sync before, Wait before reading)
 //	(none: GA always wraps around)  a.SetPeriodic(periodic...) (dimensions whose outer ghost cells updates leave alone)
-//	GA_Set_restricted             (*Builder).SetRestricted(list...) (with ghost cells too; not block-cyclic)
+//	GA_Set_restricted             (*Builder).SetRestricted(list...) (with ghost cells and block-cyclic layouts too: blocks dealt as over len(list) processes, process k's to list[k]; a BlockCyclicGrid grid of len(list) processes)
 //	GA_Set_restricted_range       (*Builder).SetRestrictedRange(lo, hi)
 //	GA_Set_tiled_proc_grid        (*Builder).SetTiledProcGrid(block, grid)
 //	GA_Set_tiled_irreg_proc_grid  (*Builder).SetTiledIrregProcGrid(starts, grid)

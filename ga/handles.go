@@ -34,7 +34,7 @@ func (a *Array[T]) UsesProcGrid() bool {
 	if a == nil {
 		return false
 	}
-	_, ok := a.m.Deal().(*layout.ProcGrid)
+	_, ok := a.m.BaseDeal().(*layout.ProcGrid)
 	return ok
 }
 

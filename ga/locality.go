@@ -105,7 +105,7 @@ func (a *Array[T]) ProcGrid() []int {
 	if a == nil {
 		return nil
 	}
-	switch d := a.m.Deal().(type) {
+	switch d := a.m.BaseDeal().(type) {
 	case *layout.ProcGrid:
 		return slices.Clone(d.Grid)
 	case *layout.RoundRobin:

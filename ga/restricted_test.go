@@ -115,7 +115,7 @@ func TestRestricted(t *testing.T) {
 			{"a process out of range", ga.New[float64](4, 4).Name("bad").SetRestricted(np)},
 			{"no process", ga.New[float64](4, 4).Name("bad").SetRestricted()},
 			{"ghost cells wider than the block", ga.New[float64](4, 4).Name("bad").SetRestricted(0).Ghosts(5, 1)},
-			{"a block-cyclic distribution", ga.New[float64](4, 4).Name("bad").SetRestricted(0).BlockCyclic(2, 2)},
+			{"a process grid of more processes than listed", ga.New[float64](4, 4).Name("bad").SetRestricted(0).BlockCyclicGrid([]int{2, 2}, []int{2, 1})},
 		} {
 			_, err := c.b.Allocate()
 			wantErr(t, "Allocate restricted with "+c.what, err, "Allocate", "bad", nil)
