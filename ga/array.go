@@ -49,6 +49,9 @@ type Array[T Elem] struct {
 	// nodeCopy is the whole array on this process's node, which gets read
 	// while read_only, when the array's processes span several nodes.
 	nodeCopy *Array[T]
+	// cache is the per-node cache of remote blocks that gets read while
+	// read_cache, when the array's processes span several nodes.
+	cache *readCache[T]
 	// faces holds the slabs of this process's block that its neighbours
 	// copy into their halos (see exchangeGhosts), from the first update on,
 	// in two halves that updates use in turn: facesHalf is the next one's.
@@ -377,6 +380,9 @@ func (a *Array[T]) Destroy() error {
 		a.faces = nil
 	}
 	if err := a.dropNodeCopy(); err != nil {
+		return err
+	}
+	if err := a.dropCache(); err != nil {
 		return err
 	}
 	a.dead = true
