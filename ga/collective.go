@@ -439,6 +439,14 @@ func (a *Array[T]) Print() error { return a.Fprint(os.Stdout) }
 
 // Fprint is Print to w.
 func (a *Array[T]) Fprint(w io.Writer) error {
+	return a.printing(func() error {
+		return fprintWhole(w, a.String(), a.dims, func(lo, hi []int, buf []T) error { return a.Get(lo, hi, buf, nil) })
+	})
+}
+
+// printing runs show on process 0 of a's group, in step with the others:
+// Print's collective part.
+func (a *Array[T]) printing(show func() error) error {
 	g, err := groupOf("Print", a)
 	if err != nil {
 		return err
@@ -447,12 +455,8 @@ func (a *Array[T]) Fprint(w io.Writer) error {
 		if g.rank != 0 {
 			return nil
 		}
-		return a.fprint(w)
+		return show()
 	})
-}
-
-func (a *Array[T]) fprint(w io.Writer) error {
-	return fprintWhole(w, a.String(), a.dims, func(lo, hi []int, buf []T) error { return a.Get(lo, hi, buf, nil) })
 }
 
 // fprintWhole writes the array desc names, of the given dims, read whole by

@@ -34,16 +34,12 @@ type readCache[T Elem] struct {
 // collectively over a's group, or returns nil when a's processes share one
 // node. Every node has its cache, or none does.
 func (a *Array[T]) cacheOnNodes(op string) (*readCache[T], error) {
-	n, err := a.g.perNode()
+	n, m, check, err := a.onNode(op, "cache")
 	if err != nil || n == nil {
 		return nil, err
 	}
-	m, err := layout.Regular(a.dims, nil, n.size())
-	if err != nil {
-		err = errorf(op, a.name, "the cache on this node: %v", err)
-	}
 	c := &readCache[T]{}
-	c.copy, err = allocate[T](n, op, a.name, m, err, newArgs(op).ints("dims", a.dims...))
+	c.copy, err = allocate[T](n, op, a.name, m, check, newArgs(op).ints("dims", a.dims...))
 	if err == nil {
 		fm, ferr := layout.Regular([]int{a.m.Blocks()}, nil, n.size())
 		c.filled, err = allocate[int32](n, op, a.name, fm, ferr, newArgs(op).ints("blocks", a.m.Blocks()))

@@ -18,10 +18,7 @@ func testReadCache(t *testing.T) {
 	ref := pattern(dims, func(i int) float64 { return float64(2*i + 1) })
 	several := ga.ClusterNnodes() > 1
 	mem0 := ga.InquireMemory()
-	regular, err := ga.Create[float64]("regular", dims, nil)
-	must(t, err)
-	cyclic, err := ga.New[float64](dims...).BlockCyclic(2, 2).Name("cyclic").Allocate()
-	must(t, err)
+	regular, cyclic := twoLayouts(t, dims)
 	for _, a := range []*ga.Array[float64]{regular, cyclic} {
 		putAll(t, a, ref)
 		mem := ga.InquireMemory()

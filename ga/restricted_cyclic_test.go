@@ -18,12 +18,7 @@ func TestRestrictedBlockCyclic(t *testing.T) {
 		must(t, ga.Init())
 		defer endGA(t)
 		np, me := ga.Nnodes(), ga.Nodeid()
-		list := []int{np - 1}
-		for _, r := range []int{0, 1} {
-			if r < np-1 {
-				list = append(list, r)
-			}
-		}
+		list := restrictionList(np)
 		nl := len(list)
 		dims := []int{7, 5} // blocks of 2 × 2: a grid of 4 × 3 blocks
 		rr, err := ga.New[float64](dims...).Name("rr").BlockCyclic(2, 2).SetRestricted(list...).Allocate()

@@ -19,12 +19,7 @@ func TestRestricted(t *testing.T) {
 		must(t, ga.Init())
 		defer endGA(t)
 		np, me := ga.Nnodes(), ga.Nodeid()
-		list := []int{np - 1}
-		for _, r := range []int{0, 1} {
-			if r < np-1 {
-				list = append(list, r)
-			}
-		}
+		list := restrictionList(np)
 		dims := []int{7, 5}
 		a, err := ga.New[float64](dims...).Name("restricted").SetRestricted(list...).Allocate()
 		must(t, err)
@@ -155,4 +150,16 @@ func TestRestrictedGhosts(t *testing.T) {
 		checkHalo(t, "restricted to "+fmt.Sprint(list), a, ref, all, -1)
 		must(t, ga.Sync())
 	})
+}
+
+// restrictionList is the processes the restricted tests list, out of the
+// group's order: the last one, then 0 and 1 where they are others.
+func restrictionList(np int) []int {
+	list := []int{np - 1}
+	for _, r := range []int{0, 1} {
+		if r < np-1 {
+			list = append(list, r)
+		}
+	}
+	return list
 }

@@ -205,14 +205,9 @@ func (u *UserArray[U]) LocateRegion(lo, hi []int) ([]Region, error) {
 // registered, as in GA.
 func (u *UserArray[U]) Duplicate(name string) (*UserArray[U], error) {
 	a := u.arr()
-	g, err := groupOf("Duplicate", a)
+	g, m, check, err := a.duplicated()
 	if err != nil {
 		return nil, err
-	}
-	var m layout.Map
-	check := a.valid("Duplicate")
-	if check == nil {
-		m = a.m
 	}
 	return makeUser[U](g, "Duplicate", name, m, check, array(newArgs("Duplicate"), "a", a))
 }
@@ -225,14 +220,7 @@ func (u *UserArray[U]) Print() error { return u.Fprint(os.Stdout) }
 // Fprint is Print to w.
 func (u *UserArray[U]) Fprint(w io.Writer) error {
 	a := u.arr()
-	g, err := groupOf("Print", a)
-	if err != nil {
-		return err
-	}
-	return inStep(g, "Print", a.Name(), a.valid("Print"), array(newArgs("Print"), "a", a), func() error {
-		if g.rank != 0 {
-			return nil
-		}
+	return a.printing(func() error {
 		desc := strings.Replace(a.String(), "(int32 ", "("+reflect.TypeFor[U]().String()+" ", 1)
 		return fprintWhole(w, desc, a.dims, func(lo, hi []int, buf []U) error { return u.Get(lo, hi, buf, nil) })
 	})
