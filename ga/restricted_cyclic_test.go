@@ -12,7 +12,11 @@ import (
 // process grid, restricted to some processes listed out of order: their
 // blocks are dealt as over len(list) processes, process k's to list[k];
 // the others own nothing yet put, get and take part in collectives. Exact
-// owners, storage and values on 1-4 processes.
+// owners, storage and values on 1-4 processes. GA C 5.8.2 places a
+// restricted BlockCyclicGrid array so (4 × 4, blocks 2 × 2, grid [2 1],
+// list [2 0] on 3 processes: block row 0 on process 2, row 1 on process
+// 0); its round-robin form sizes each process's storage as if unrestricted
+// and reads back wrong values, so only the grid's rule is GA's to follow.
 func TestRestrictedBlockCyclic(t *testing.T) {
 	mpitest.Run(t, func(t *testing.T) {
 		must(t, ga.Init())
