@@ -104,8 +104,20 @@ type RestrictedCyclic struct {
 
 func (r RestrictedCyclic) Owner(m *Map, i int) int { return r.Ranks[r.Inner.Owner(m, i)] }
 
+// Place calls the inner deal's Place directly, as Map.Place does: an
+// interface call would make c, at and ext escape in every map's Place.
 func (r RestrictedCyclic) Place(m *Map, c, at, ext []int) (rank, off int) {
-	k, off := r.Inner.Place(m, c, at, ext)
+	var k int
+	switch d := r.Inner.(type) {
+	case *RoundRobin:
+		k, off = d.Place(m, c, at, ext)
+	case *ProcGrid:
+		k, off = d.Place(m, c, at, ext)
+	case *TiledGrid:
+		k, off = d.Place(m, c, at, ext)
+	default:
+		panic(fmt.Sprintf("layout: a restriction of a map dealt by %T", r.Inner))
+	}
 	return r.Ranks[k], off
 }
 
