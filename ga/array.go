@@ -49,6 +49,9 @@ type Array[T Elem] struct {
 	// nodeCopy is the whole array on this process's node, which gets read
 	// while read_only, when the array's processes span several nodes.
 	nodeCopy *Array[T]
+	// cache is the per-node cache of remote blocks that gets read while
+	// read_cache, when the array's processes span several nodes.
+	cache *readCache[T]
 	// faces holds the slabs of this process's block that its neighbours
 	// copy into their halos (see exchangeGhosts), from the first update on,
 	// in two halves that updates use in turn: facesHalf is the next one's.
@@ -334,20 +337,27 @@ func (a *Array[T]) malloc(op string) error {
 // Duplicate makes an array with the same type, shape and distribution, with
 // its own (uninitialized) data (GA_Duplicate). It is collective.
 func (a *Array[T]) Duplicate(name string) (*Array[T], error) {
-	g, err := groupOf("Duplicate", a)
+	g, m, check, err := a.duplicated()
 	if err != nil {
 		return nil, err
-	}
-	var m layout.Map
-	check := a.valid("Duplicate")
-	if check == nil {
-		m = a.m
 	}
 	d, err := allocate[T](g, "Duplicate", name, m, check, array(newArgs("Duplicate"), "a", a))
 	if d != nil {
 		d.mirrored = a.mirrored
 	}
 	return d, err
+}
+
+// duplicated is what Duplicate places a copy of a by: a's group and map,
+// or the check that refuses a.
+func (a *Array[T]) duplicated() (g *group, m layout.Map, check, err error) {
+	if g, err = groupOf("Duplicate", a); err != nil {
+		return nil, m, nil, err
+	}
+	if check = a.valid("Duplicate"); check == nil {
+		m = a.m
+	}
+	return g, m, check, nil
 }
 
 // Destroy frees the array (GA_Destroy). It is collective; pending operations
@@ -377,6 +387,9 @@ func (a *Array[T]) Destroy() error {
 		a.faces = nil
 	}
 	if err := a.dropNodeCopy(); err != nil {
+		return err
+	}
+	if err := a.dropCache(); err != nil {
 		return err
 	}
 	a.dead = true

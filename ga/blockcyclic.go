@@ -1,6 +1,8 @@
 package ga
 
 import (
+	"unsafe"
+
 	"github.com/goga-hpc/goga/armci"
 	"github.com/goga-hpc/goga/internal/layout"
 )
@@ -204,7 +206,8 @@ func (a *Array[T]) checkBlock(op string, i int) error {
 
 // localData is this process's storage (nil if it stores nothing).
 func (a *Array[T]) localData() ([]T, error) {
-	if a.n == 0 {
+	if a.n == 0 || a.es != int(unsafe.Sizeof(*new(T))) {
+		// Nothing, or a UserArray's storage, which it reads as its own type.
 		return nil, nil
 	}
 	local, err := armci.LocalAs[T](a.seg)

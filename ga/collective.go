@@ -446,6 +446,14 @@ func (a *Array[T]) Print() error { return a.Fprint(os.Stdout) }
 
 // Fprint is Print to w.
 func (a *Array[T]) Fprint(w io.Writer) error {
+	return a.printing(func() error {
+		return fprintWhole(w, a.String(), a.dims, func(lo, hi []int, buf []T) error { return a.Get(lo, hi, buf, nil) })
+	})
+}
+
+// printing runs show on process 0 of a's group, in step with the others:
+// Print's collective part.
+func (a *Array[T]) printing(show func() error) error {
 	g, err := groupOf("Print", a)
 	if err != nil {
 		return err
@@ -454,24 +462,26 @@ func (a *Array[T]) Fprint(w io.Writer) error {
 		if g.rank != 0 {
 			return nil
 		}
-		return a.fprint(w)
+		return show()
 	})
 }
 
-func (a *Array[T]) fprint(w io.Writer) error {
-	lo := make([]int, len(a.dims))
-	hi := make([]int, len(a.dims))
+// fprintWhole writes the array desc names, of the given dims, read whole by
+// get: a line for each row of its last dimension.
+func fprintWhole[E any](w io.Writer, desc string, dims []int, get func(lo, hi []int, buf []E) error) error {
+	lo := make([]int, len(dims))
+	hi := make([]int, len(dims))
 	for d := range hi {
-		hi[d] = a.dims[d] - 1
+		hi[d] = dims[d] - 1
 	}
-	buf := make([]T, layout.Product(a.dims))
-	if err := a.Get(lo, hi, buf, nil); err != nil {
+	buf := make([]E, layout.Product(dims))
+	if err := get(lo, hi, buf); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "global array %s\n", a)
-	last := a.dims[len(a.dims)-1]
+	fmt.Fprintf(w, "global array %s\n", desc)
+	last := dims[len(dims)-1]
 	for off := 0; off < len(buf); off += last {
-		sub := layout.Unravel(a.dims, off)
+		sub := layout.Unravel(dims, off)
 		fmt.Fprintf(w, "%v:", sub[:len(sub)-1])
 		for _, v := range buf[off : off+last] {
 			fmt.Fprintf(w, " %v", v)

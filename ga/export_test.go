@@ -24,3 +24,18 @@ func StreamKernels() (undo func()) {
 
 // IsUnchecked reports whether the running GA was started Unchecked.
 func IsUnchecked() bool { return unchecked.Load() }
+
+// CachedBlocks reports how many of a's blocks this process has read from
+// its node's read_cache, or -1 if a has no cache.
+func CachedBlocks[T Elem](a *Array[T]) int {
+	if a.cache == nil {
+		return -1
+	}
+	n := 0
+	for i := range a.cache.seen {
+		if a.cache.seen[i].Load() {
+			n++
+		}
+	}
+	return n
+}

@@ -34,7 +34,7 @@ func (a *Array[T]) UsesProcGrid() bool {
 	if a == nil {
 		return false
 	}
-	_, ok := a.m.Deal().(*layout.ProcGrid)
+	_, ok := a.m.BaseDeal().(*layout.ProcGrid)
 	return ok
 }
 
@@ -291,10 +291,12 @@ func writing[T Elem](l *args, x *Array[T]) *args {
 	return l
 }
 
-// SetProperty gives the array a property (GA_Set_property); "read_only" is
-// the one there is: every call that would write the array is then refused
-// (ErrReadOnly), and on several nodes gets read a copy of it on their
-// node, until UnsetProperty. It is collective: it completes
+// SetProperty gives the array a property (GA_Set_property): "read_only"
+// or "read_cache". Either way every call that would write the array is
+// then refused (ErrReadOnly) until UnsetProperty. With "read_only", on
+// several nodes, gets read a copy of it on their node, made now; with
+// "read_cache", Get reads the blocks of other nodes through a cache on
+// its node, filled block by block as they are first read (readcache.go). It is collective: it completes
 // every process's operations first, as a sync does, and then, on several
 // nodes, copies the array to each; if a copy cannot be made (the memory
 // limit), the array is left without the property, on every process. An
@@ -308,15 +310,23 @@ func (a *Array[T]) SetProperty(property string) error {
 	check := a.valid(op)
 	switch {
 	case check != nil:
-	case property != "read_only":
-		check = errorf(op, a.name, "property %q; the one property is \"read_only\"", property)
+	case property != "read_only" && property != "read_cache":
+		check = errorf(op, a.name, "property %q; the properties are \"read_only\" and \"read_cache\"", property)
 	case a.readOnly:
-		check = errorf(op, a.name, "the array already has the property \"read_only\"")
+		check = errorf(op, a.name, "the array already has a property (\"read_only\" or \"read_cache\")")
 	case a.parent != nil:
 		check = errorf(op, a.name, "an overlay cannot be read_only: %q, whose memory it shares, could still be written", a.parent.Name())
 	}
 	if err := agree(g, true, op, a.Name(), check, array(newArgs(op).str("property", property), "a", a)); err != nil {
 		return err
+	}
+	if property == "read_cache" {
+		c, err := a.cacheOnNodes(op)
+		if err != nil {
+			return err
+		}
+		a.readOnly, a.cache = true, c
+		return nil
 	}
 	c, err := a.copyToNodes(op)
 	if err != nil {
@@ -342,5 +352,8 @@ func (a *Array[T]) UnsetProperty() error {
 		return err
 	}
 	a.readOnly = false
+	if err := a.dropCache(); err != nil {
+		return err
+	}
 	return a.dropNodeCopy()
 }

@@ -185,7 +185,7 @@ func TestReadOnly(t *testing.T) {
 		must(t, err)
 		defer destroy(t, b)
 		must(t, a.Fill(2))
-		wantErr(t, "unknown property", a.SetProperty("read_cache"), "SetProperty", "ro", nil, `"read_cache"`)
+		wantErr(t, "unknown property", a.SetProperty("write_cache"), "SetProperty", "ro", nil, `"write_cache"`)
 		wantErr(t, "unset without a property", a.UnsetProperty(), "UnsetProperty", "ro", nil, "no property")
 		must(t, a.SetProperty("read_only"))
 		wantErr(t, "set twice", a.SetProperty("read_only"), "SetProperty", "ro", nil, "already")

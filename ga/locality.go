@@ -105,7 +105,7 @@ func (a *Array[T]) ProcGrid() []int {
 	if a == nil {
 		return nil
 	}
-	switch d := a.m.Deal().(type) {
+	switch d := a.m.BaseDeal().(type) {
 	case *layout.ProcGrid:
 		return slices.Clone(d.Grid)
 	case *layout.RoundRobin:
@@ -148,8 +148,23 @@ func (a *Array[T]) AccessRead(lo, hi []int) ([]T, []int, error) {
 }
 
 func (a *Array[T]) access(op string, lo, hi []int) ([]T, []int, error) {
-	if err := a.checkPatch(op, lo, hi); err != nil {
+	off, ld, err := a.accessAt(op, lo, hi)
+	if err != nil {
 		return nil, nil, err
+	}
+	local, err := a.localData()
+	if err != nil {
+		return nil, nil, err
+	}
+	return local[off:], ld, nil
+}
+
+// accessAt checks that this process stores the patch [lo, hi] in one block
+// and returns the storage offset of its corner, in elements, and the
+// storage's leading dimensions.
+func (a *Array[T]) accessAt(op string, lo, hi []int) (int, []int, error) {
+	if err := a.checkPatch(op, lo, hi); err != nil {
+		return 0, nil, err
 	}
 	blk, one := singleBlock(a.dims, a.m.Starts, lo, hi)
 	var spare corner
@@ -159,22 +174,18 @@ func (a *Array[T]) access(op string, lo, hi []int) ([]T, []int, error) {
 	}
 	if !one || c.rank != a.g.rank {
 		if a.m.BlockCyclic() {
-			return nil, nil, errorf(op, a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, a.g.rank)
+			return 0, nil, errorf(op, a.name, "patch lo %v hi %v is not inside one block of process %d", lo, hi, a.g.rank)
 		}
 		if a.lo == nil {
-			return nil, nil, errorf(op, a.name, "process %d owns no block", a.g.rank)
+			return 0, nil, errorf(op, a.name, "process %d owns no block", a.g.rank)
 		}
-		return nil, nil, errorf(op, a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
-	}
-	local, err := a.localData()
-	if err != nil {
-		return nil, nil, err
+		return 0, nil, errorf(op, a.name, "patch lo %v hi %v is not inside this process's block lo %v hi %v", lo, hi, a.lo, a.hi)
 	}
 	ld := make([]int, len(lo)-1)
 	for d := range ld {
 		ld[d] = c.extent(d + 1)
 	}
-	return local[c.at(lo):], ld, nil
+	return c.at(lo), ld, nil
 }
 
 // AccessLocal returns this process's whole block in place, with its patch and

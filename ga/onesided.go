@@ -48,6 +48,9 @@ func (a *Array[T]) put(lo, hi []int, buf []T, ld []int) error {
 // Get copies the patch [lo, hi] into buf (NGA_Get); it returns with the data.
 // A read_only array is read from its node's copy (see SetProperty).
 func (a *Array[T]) Get(lo, hi []int, buf []T, ld []int) error {
+	if a != nil && a.cache != nil {
+		return a.cachedGet(lo, hi, buf, ld)
+	}
 	a = a.source()
 	if r, off, n, ok := a.quick(lo, hi, ld, len(buf)); ok {
 		st := a.note(r, statGet, n*a.es)

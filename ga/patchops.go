@@ -113,33 +113,44 @@ func (s side[T]) alignedWith(out *Array[T], lo, hi []int) bool {
 // fetch reads the elements of s paired with region r of the output patch
 // [lo, hi] into a new buffer, in the region's packed row-major order.
 func (s side[T]) fetch(lo, hi []int, r region) ([]T, error) {
+	return fetchPaired(s.lo, s.hi, s.trans, lo, hi, r, func(plo, phi []int, buf []T) error {
+		return s.a.Get(plo, phi, buf, nil)
+	})
+}
+
+// fetchPaired reads the elements of the source patch [slo, shi] (read
+// column-major if trans) paired with region r of the output patch [lo, hi]
+// into a new buffer, in the region's packed row-major order; get reads a
+// patch of the source, packed.
+func fetchPaired[E any](slo, shi []int, trans bool, lo, hi []int, r region, get func(plo, phi []int, buf []E) error) ([]E, error) {
 	nd := len(r.lo)
 	n := layout.Volume(r.lo, r.hi)
-	buf := make([]T, n)
-	outShape := side[T]{lo: lo, hi: hi}.shape()
-	shape := s.shape()
-	if !s.trans && slices.Equal(shape, outShape) {
-		// The region's own place in s's patch.
+	buf := make([]E, n)
+	outShape := side[int32]{lo: lo, hi: hi}.shape()
+	shape := side[int32]{lo: slo, hi: shi}.shape()
+	if !trans && slices.Equal(shape, outShape) {
+		// The region's own place in the source patch.
 		plo, phi := make([]int, nd), make([]int, nd)
 		for d := range nd {
-			plo[d], phi[d] = s.lo[d]+r.lo[d]-lo[d], s.lo[d]+r.hi[d]-lo[d]
+			plo[d], phi[d] = slo[d]+r.lo[d]-lo[d], slo[d]+r.hi[d]-lo[d]
 		}
-		return buf, s.a.Get(plo, phi, buf, nil)
+		return buf, get(plo, phi, buf)
 	}
-	if s.trans && nd == 2 && len(shape) == 2 && shape[0] == outShape[1] && shape[1] == outShape[0] {
-		// A transposed matrix: the region's mirror in s, turned over.
+	if trans && nd == 2 && len(shape) == 2 && shape[0] == outShape[1] && shape[1] == outShape[0] {
+		// A transposed matrix: the region's mirror in the source, turned over.
 		h, w := r.hi[0]-r.lo[0]+1, r.hi[1]-r.lo[1]+1
-		tmp := make([]T, n)
-		plo := []int{s.lo[0] + r.lo[1] - lo[1], s.lo[1] + r.lo[0] - lo[0]}
+		tmp := make([]E, n)
+		plo := []int{slo[0] + r.lo[1] - lo[1], slo[1] + r.lo[0] - lo[0]}
 		phi := []int{plo[0] + w - 1, plo[1] + h - 1}
-		if err := s.a.Get(plo, phi, tmp, nil); err != nil {
+		if err := get(plo, phi, tmp); err != nil {
 			return nil, err
 		}
 		kernels.Transpose(buf, tmp, h, w)
 		return buf, nil
 	}
 	// Any other pairing: each row of the region is a range of linear
-	// positions in s's patch.
+	// positions in the source patch, read one run along its fastest
+	// dimension at a time.
 	var err error
 	w := r.hi[nd-1] - r.lo[nd-1] + 1
 	row := slices.Clone(r.lo)
@@ -148,7 +159,10 @@ func (s side[T]) fetch(lo, hi []int, r region) ([]T, error) {
 		for d := range nd {
 			l = l*outShape[d] + row[d] - lo[d]
 		}
-		err = s.a.getLinear(s.lo, shape, s.trans, l, buf[at:at+w])
+		dst := buf[at : at+w]
+		err = linearRuns(slo, shape, trans, l, w, func(plo, phi []int, at, n int) error {
+			return get(plo, phi, dst[at:at+n])
+		})
 		for d := nd - 2; d >= 0; d-- {
 			if row[d]++; row[d] <= r.hi[d] {
 				break
@@ -157,15 +171,6 @@ func (s side[T]) fetch(lo, hi []int, r region) ([]T, error) {
 		}
 	}
 	return buf, err
-}
-
-// getLinear reads len(dst) elements of a's patch at lo of the given shape,
-// from linear position l on: the patch read row-major, or column-major if
-// colMajor. It makes one Get per run along the patch's fastest dimension.
-func (a *Array[T]) getLinear(lo, shape []int, colMajor bool, l int, dst []T) error {
-	return linearRuns(lo, shape, colMajor, l, len(dst), func(plo, phi []int, at, n int) error {
-		return a.Get(plo, phi, dst[at:at+n], nil)
-	})
 }
 
 // linearRuns calls f for the runs along the fastest dimension of the patch

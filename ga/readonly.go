@@ -20,15 +20,11 @@ func (a *Array[T]) source() *Array[T] {
 // collectively over a's group, or returns nil when a's processes share one
 // node. Every node keeps its copy, or none does.
 func (a *Array[T]) copyToNodes(op string) (*Array[T], error) {
-	n, err := a.g.perNode()
+	n, m, check, err := a.onNode(op, "copy")
 	if err != nil || n == nil {
 		return nil, err
 	}
-	m, err := layout.Regular(a.dims, nil, n.size())
-	if err != nil {
-		err = errorf(op, a.name, "the copy on this node: %v", err)
-	}
-	c, err := allocate[T](n, op, a.name, m, err, newArgs(op).ints("dims", a.dims...))
+	c, err := allocate[T](n, op, a.name, m, check, newArgs(op).ints("dims", a.dims...))
 	if err == nil {
 		err = c.fillFrom(a)
 	}
@@ -40,6 +36,19 @@ func (a *Array[T]) copyToNodes(op string) (*Array[T], error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// onNode returns the group of a's processes on this process's node, nil
+// when they all share one, and a's shape laid out regularly over it for
+// the what (copy or cache) a keeps there, or the check that refuses it.
+func (a *Array[T]) onNode(op, what string) (n *group, m layout.Map, check, err error) {
+	if n, err = a.g.perNode(); err != nil || n == nil {
+		return nil, m, nil, err
+	}
+	if m, check = layout.Regular(a.dims, nil, n.size()); check != nil {
+		check = errorf(op, a.name, "the %s on this node: %v", what, check)
+	}
+	return n, m, check, nil
 }
 
 // fillFrom copies this process's part of c from a, of c's shape.

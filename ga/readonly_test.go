@@ -264,10 +264,7 @@ func testNodeCopy(t *testing.T) {
 	ref := pattern(dims, func(i int) float64 { return float64(3*i + 1) })
 	several := ga.ClusterNnodes() > 1
 	mem0 := ga.InquireMemory()
-	regular, err := ga.Create[float64]("regular", dims, nil)
-	must(t, err)
-	cyclic, err := ga.New[float64](dims...).BlockCyclic(2, 2).Name("cyclic").Allocate()
-	must(t, err)
+	regular, cyclic := twoLayouts(t, dims)
 	for _, a := range []*ga.Array[float64]{regular, cyclic} {
 		putAll(t, a, ref)
 		mem := ga.InquireMemory()
@@ -317,6 +314,16 @@ func testNodeCopy(t *testing.T) {
 	must(t, err)
 	must(t, left.Fill(1))
 	must(t, left.SetProperty("read_only"))
+}
+
+// twoLayouts makes a regular and a block-cyclic (blocks of 2 × 2) array of
+// float64 of dims, for the tests of the copies and caches per node.
+func twoLayouts(t *testing.T, dims []int) (regular, cyclic *ga.Array[float64]) {
+	regular, err := ga.Create[float64]("regular", dims, nil)
+	must(t, err)
+	cyclic, err = ga.New[float64](dims...).BlockCyclic(2, 2).Name("cyclic").Allocate()
+	must(t, err)
+	return regular, cyclic
 }
 
 // readEvery reads a by every kind of get and checks the values against

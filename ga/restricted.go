@@ -14,7 +14,9 @@ import (
 // Ranks are the group's; a list that is empty, repeats a rank or names one
 // out of range makes Allocate fail on every process. An array with ghost
 // cells may be restricted (its halos are those of the listed processes'
-// blocks); a block-cyclic one may not.
+// blocks), and so may a block-cyclic one, whose blocks are dealt as over
+// len(list) processes, process i's to list[i] (a BlockCyclicGrid's grid
+// then has len(list) processes, as GA requires).
 func (b *Builder[T]) SetRestricted(list ...int) *Builder[T] {
 	b.restricted = slices.Clone(list)
 	if b.restricted == nil {
@@ -40,8 +42,6 @@ func (b *Builder[T]) restrictedLayout(op string, nproc int) (layout.Map, error) 
 		return b.ghostLayout(op, nproc)
 	}
 	switch {
-	case b.cyclic:
-		return layout.Map{}, errorf(op, b.name, "a block-cyclic array cannot be restricted")
 	case len(b.restricted) == 0:
 		return layout.Map{}, errorf(op, b.name, "the list of processes to restrict to is empty")
 	case len(b.restricted) > nproc:

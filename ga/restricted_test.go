@@ -19,12 +19,7 @@ func TestRestricted(t *testing.T) {
 		must(t, ga.Init())
 		defer endGA(t)
 		np, me := ga.Nnodes(), ga.Nodeid()
-		list := []int{np - 1}
-		for _, r := range []int{0, 1} {
-			if r < np-1 {
-				list = append(list, r)
-			}
-		}
+		list := restrictionList(np)
 		dims := []int{7, 5}
 		a, err := ga.New[float64](dims...).Name("restricted").SetRestricted(list...).Allocate()
 		must(t, err)
@@ -115,7 +110,7 @@ func TestRestricted(t *testing.T) {
 			{"a process out of range", ga.New[float64](4, 4).Name("bad").SetRestricted(np)},
 			{"no process", ga.New[float64](4, 4).Name("bad").SetRestricted()},
 			{"ghost cells wider than the block", ga.New[float64](4, 4).Name("bad").SetRestricted(0).Ghosts(5, 1)},
-			{"a block-cyclic distribution", ga.New[float64](4, 4).Name("bad").SetRestricted(0).BlockCyclic(2, 2)},
+			{"a process grid of more processes than listed", ga.New[float64](4, 4).Name("bad").SetRestricted(0).BlockCyclicGrid([]int{2, 2}, []int{2, 1})},
 		} {
 			_, err := c.b.Allocate()
 			wantErr(t, "Allocate restricted with "+c.what, err, "Allocate", "bad", nil)
@@ -155,4 +150,16 @@ func TestRestrictedGhosts(t *testing.T) {
 		checkHalo(t, "restricted to "+fmt.Sprint(list), a, ref, all, -1)
 		must(t, ga.Sync())
 	})
+}
+
+// restrictionList is the processes the restricted tests list, out of the
+// group's order: the last one, then 0 and 1 where they are others.
+func restrictionList(np int) []int {
+	list := []int{np - 1}
+	for _, r := range []int{0, 1} {
+		if r < np-1 {
+			list = append(list, r)
+		}
+	}
+	return list
 }

@@ -14,8 +14,9 @@ import (
 // User-defined element types (GA 5's NGA_Register_type). Array[T] is
 // generic over the numbers its arithmetic needs, so an element type of the
 // program's own is a separate type, UserArray[U], with only the calls that
-// move bytes: Put, Get, their non-blocking forms, Scatter, Gather, and the
-// field calls. A collective that needs arithmetic on U (Add, Dot, Scale...)
+// move bytes: Put, Get, their non-blocking forms, Scatter, Gather, the
+// field calls, and those of usertype_ops.go (Zero, Fill, Copy, Access, the
+// periodic and strided transfers, Locate, Duplicate, Print). A collective that needs arithmetic on U (Add, Dot, Scale...)
 // does not exist for it, so misuse is a compile error rather than GA's
 // abort. Underneath, a UserArray is an array whose element size is U's: it
 // shares the layouts, the validation and the armci transfers of Array.
@@ -114,13 +115,20 @@ func createUser[U any](op string, b *Builder[int32]) (*UserArray[U], error) {
 	if check == nil && b.pg.mirror() {
 		check = errorf(op, b.name, "an array of a registered type cannot be mirrored: MergeMirrored would need its arithmetic")
 	}
-	a := placed[int32](g, b.name, m, check == nil)
+	return makeUser[U](g, op, b.name, m, check, newArgs(op).ints("dims", b.dims...).ints("chunk", b.chunk...))
+}
+
+// makeUser allocates an array of U placed by m on g, once every process
+// agrees on check and l.
+func makeUser[U any](g *group, op, name string, m layout.Map, check error, l *args) (*UserArray[U], error) {
+	t := reflect.TypeFor[U]()
+	size := int(t.Size())
+	a := placed[int32](g, name, m, check == nil)
 	a.es, a.bytes = size, size*a.n
 	if check == nil {
 		check = a.limit(op)
 	}
-	l := newArgs(op).str("type", t.String()).ints("size", size).ints("dims", b.dims...).ints("chunk", b.chunk...)
-	if err := agree(g, false, op, b.name, check, l); err != nil {
+	if err := agree(g, false, op, name, check, l.str("type", t.String()).ints("size", size)); err != nil {
 		return nil, err
 	}
 	if err := a.malloc(op); err != nil {

@@ -205,6 +205,8 @@ func (m *Map) Place(c, at, ext []int) (rank, off int) {
 		return d.Place(m, c, at, ext)
 	case *TiledGrid:
 		return d.Place(m, c, at, ext)
+	case RestrictedCyclic:
+		return d.Place(m, c, at, ext)
 	}
 	panic(fmt.Sprintf("layout: Place on a map dealt by %T", m.deal))
 }

@@ -49,3 +49,36 @@ func TestRestricted(t *testing.T) {
 		}
 	}
 }
+
+// TestRestrictedCyclic: a round-robin deal of 5 blocks over 2 processes,
+// restricted to ranks 3 and 1 of 4: block i on rank [3 1][i mod 2], stored
+// as that process's would be; ranks 0 and 2 own nothing.
+func TestRestrictedCyclic(t *testing.T) {
+	m, err := NewCyclic([]int{5}, []int{1}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = WithRestricted(m, []int{3, 1}, 4); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{3, 1, 3, 1, 3} {
+		if got := m.BlockOwner(i); got != want {
+			t.Errorf("block %d owned by %d, want %d", i, got, want)
+		}
+	}
+	for rank, want := range [][]int{nil, {1, 3}, nil, {0, 2, 4}} {
+		if got := m.LocalBlocks(rank); !slices.Equal(got, want) || m.LocalSize(rank) != len(want) {
+			t.Errorf("rank %d stores blocks %v (%d elements), want %v", rank, got, m.LocalSize(rank), want)
+		}
+	}
+	ext := make([]int, 1)
+	if r, off := m.Place([]int{3}, nil, ext); r != 1 || off != 1 {
+		t.Errorf("block 3 placed at rank %d offset %d, want rank 1 offset 1", r, off)
+	}
+	if got := m.Restriction(); !slices.Equal(got, []int{3, 1}) || !m.BlockCyclic() {
+		t.Errorf("Restriction = %v, BlockCyclic %v; want [3 1], true", got, m.BlockCyclic())
+	}
+	if _, err := WithRestricted(m, []int{0, 1}, 4); err == nil {
+		t.Errorf("a restricted map restricted again")
+	}
+}
