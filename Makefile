@@ -126,7 +126,7 @@ bench-sparse:
 	$(GO) build -o bin/gabench ./cmd/gabench
 	bench/ref/compare.sh -n $(BENCH_RUNS) './mpirun.sh -np 2 bin/gabench -sparse' 'bin/gabench -sparse-limit' >bin/bench-sparse.tsv
 	cat bin/bench-sparse.tsv
-	$(GO) run ./cmd/benchmd -section sparse -reference 'CSR loop, 1 process' -runs $(BENCH_RUNS) \
+	$(GO) run ./cmd/benchmd -section sparse -reference 'CSR loop' -runs $(BENCH_RUNS) \
 		-about '2 ranks on one node, `make bench-sparse`: cmd/gabench -sparse against cmd/gabench -sparse-limit, plain CSR loops in one process' <bin/bench-sparse.tsv
 
 # The profile's cost (docs/PROFILE.md): gabench with the profile off (A)
